@@ -1,0 +1,1 @@
+"""Judge-human agreement, confidence intervals, baselines and calibration maps (pure)."""

@@ -1,0 +1,1 @@
+"""One module per ``reasonjudge`` subcommand; see ``judge.cli``."""

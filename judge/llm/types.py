@@ -1,0 +1,113 @@
+"""What callers of the LLM layer see: a call spec, a call result, usage, settings.
+
+This module imports neither litellm nor instructor: the reasoning judge, the map
+protocol and the extraction fallback are written against these types (and the
+``StructuredLLM`` protocol), and tests can pass a scripted fake in place of the client.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Generic, Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+T = TypeVar("T", bound=BaseModel)
+
+StructuredMode = Literal["auto", "json", "md_json", "json_schema", "tools"]
+
+
+class LLMSettings(BaseModel):
+    """How to reach a model and how hard to try. Frozen: one per run."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str
+    api_base: str | None = None
+    concurrency: int = Field(default=16, ge=1)
+    timeout_s: float = Field(default=120.0, gt=0)
+    #: Transport failures (429, 5xx, timeouts, connection errors) retried per call.
+    max_transport_retries: int = Field(default=5, ge=0)
+    #: Re-asks after malformed or invalid structured output, per call.
+    max_reasks: int = Field(default=2, ge=0)
+    structured_mode: StructuredMode = "auto"
+    cache_path: Path | None = None
+    max_calls: int | None = Field(default=None, ge=0)
+    max_cost: float | None = Field(default=None, ge=0)
+    dry_run: bool = False
+    progress: bool = True
+
+
+class CallSpec(BaseModel):
+    """One request: messages in OpenAI chat format (text and ``image_url`` parts).
+
+    Everything here goes into the cache key, together with the model and the output
+    schema; ``prompt_version`` changes whenever a prompt template changes.
+    ``sample_index`` tells apart k samples of the same prompt at temperature > 0.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    messages: list[dict[str, Any]]
+    prompt_version: str
+    temperature: float = 0.0
+    max_tokens: int | None = None
+    top_logprobs: int | None = None
+    seed: int | None = None
+    sample_index: int = 0
+    #: A label for accounting and progress ("judge", "describe", "extract", ...).
+    tag: str = "call"
+
+
+class Usage(BaseModel):
+    """Tokens always (when the provider reports them); cost only when it is known.
+
+    ``cost_usd`` is None when litellm does not know the model's price: unknown is
+    never reported as 0.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    prompt_tokens: int | None = None
+    completion_tokens: int | None = None
+    cost_usd: float | None = None
+
+
+class CallResult(BaseModel, Generic[T]):
+    """The outcome of one call after all retries. ``error`` set means no value."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    value: T | None = None
+    text: str | None = None
+    finish_reason: str | None = None
+    usage: Usage = Field(default_factory=Usage)
+    #: Per generated token: {"token": str, "logprob": float, "top": [{"token","logprob"}...]}
+    logprobs: list[dict[str, Any]] | None = None
+    cached: bool = False
+    error: str | None = None
+    transport_retries: int = 0
+    reasks: int = 0
+    model: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+class StructuredLLM(Protocol):
+    """The one capability consumers need: complete a spec, optionally into a model.
+
+    ``validation_context`` is passed to pydantic validation (``info.context``), so a
+    response model can check, for example, that an evidence quote occurs in the text
+    being graded; a validation failure is re-asked within the re-ask budget.
+    Failures never raise: they come back as ``CallResult(error=...)``.
+    """
+
+    async def acomplete(
+        self,
+        spec: CallSpec,
+        response_model: type[T] | None = None,
+        *,
+        validation_context: dict[str, Any] | None = None,
+    ) -> CallResult[T]: ...

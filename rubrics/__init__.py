@@ -1,0 +1,1 @@
+"""Rubric files (TOML, data) and the strict model that loads them."""
