@@ -1,0 +1,96 @@
+"""Extract and score each item's final answer; summarise accuracy per benchmark.
+
+This is the rule path of ``reasonjudge extract / score / grade``: pure, no network.
+Every row says how its answer was obtained (``method``: the rule that fired, or why
+none did in ``reason``) and which scoring mode decided ``correct``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Literal
+
+from judge import __version__
+from judge.items import PredictedItem
+from judge.summary import breakdown
+
+Mode = Literal["strict", "official"]
+MODES: tuple[str, ...] = ("strict", "official")
+
+#: The breakdowns each benchmark reports (OCR-Reasoning: per ability, as the paper's
+#: Table 2; OmniMapBench: per level and category, Table 4, plus type and language).
+BREAKDOWNS: dict[str, tuple[str, ...]] = {
+    "ocr-reasoning": ("ability", "task", "answer_type", "language"),
+    "map": ("level", "category", "answer_type", "language"),
+    "generic": ("ability", "task", "level", "category", "answer_type", "language"),
+}
+
+GRADER = f"reasonjudge {__version__}"
+
+
+def extraction_fields(pi: PredictedItem) -> dict[str, Any]:
+    """Run the rule extractor on one item's response; return the row fields it adds."""
+    from extractors import extract_answer
+
+    item = pi.item
+    if pi.response is None:
+        return {"answer": None, "reason": "no_response", "method": None, "evidence": None}
+    ex = extract_answer(pi.response, item.answer_type, choices=item.choices, question=item.question or None,
+                        format_hint=item.format_hint)
+    fields = {"answer": ex.value, "reason": ex.reason, "method": ex.method, "evidence": ex.evidence}
+    if ex.unit is not None:
+        fields["unit"] = ex.unit
+    return fields
+
+
+def score_fields(pi: PredictedItem, answer: Any, *, mode: Mode, benchmark: str) -> dict[str, Any]:
+    """Score an extracted answer against the item's gold; ``correct`` is None when unscorable."""
+    from extractors import score_answer
+
+    item = pi.item
+    if item.gold is None:
+        return {"correct": None, "mode": mode}
+    precision = item.extra.get("precision")
+    correct = score_answer(
+        answer, item.gold, item.answer_type, mode=mode,
+        benchmark=benchmark if benchmark in ("ocr-reasoning", "map") else "generic",
+        choices=item.choices, format_hint=item.format_hint,
+        precision=int(precision) if isinstance(precision, (int, float)) else None,
+    )
+    return {"correct": correct, "mode": mode}
+
+
+def grade_item(pi: PredictedItem, *, mode: Mode, benchmark: str) -> dict[str, Any]:
+    """Return the result row of one item: its labels, gold, extraction and verdict."""
+    item = pi.item
+    row: dict[str, Any] = {
+        "id": item.id,
+        "benchmark": benchmark,
+        "answer_type": item.answer_type,
+        "question_type": item.question_type,
+        "ability": item.ability,
+        "task": item.task,
+        "level": item.level,
+        "category": item.category,
+        "language": item.language,
+        "gold": item.gold,
+    }
+    row.update(extraction_fields(pi))
+    row.update(score_fields(pi, row["answer"], mode=mode, benchmark=benchmark))
+    row.update({"extractor": "rules", "grader": GRADER, "response_model": pi.model, "error": None})
+    return {k: v for k, v in row.items() if v is not None or k in _ALWAYS}
+
+
+_ALWAYS = {"answer", "reason", "method", "correct", "error", "gold"}
+
+
+def summarise(rows: Sequence[dict[str, Any]], *, benchmark: str, mode: Mode, source: str) -> dict[str, Any]:
+    """Build ``summary.json``: overall accuracy and the benchmark's breakdowns."""
+    return {
+        "benchmark": benchmark,
+        "mode": mode,
+        "source": source,
+        "grader": GRADER,
+        "n_items": len(rows),
+        **breakdown(rows, BREAKDOWNS.get(benchmark, BREAKDOWNS["generic"])),
+    }
