@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytest_plugins = ["tests.fakes.fixtures"]  # the fake OpenAI-compatible server (fake_llm)
+
 # Before anything can import litellm: never download the price map, never phone home.
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
 os.environ.setdefault("LITELLM_TELEMETRY", "False")

@@ -1,0 +1,1 @@
+"""Test doubles: a fake OpenAI-compatible server (``openai_server``) and its fixtures."""

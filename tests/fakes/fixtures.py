@@ -1,0 +1,28 @@
+"""Pytest fixtures for the fake OpenAI-compatible server (registered in tests/conftest.py).
+
+``fake_llm`` is a fresh server per test (own thread, own event loop, random port on
+127.0.0.1); ``fake_llm_tools`` is the same but answers ``tools`` requests with tool calls,
+as OpenAI does. Both record every request: ``fake_llm.requests``, ``fake_llm.request_count``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from tests.fakes.openai_server import FakeOpenAIServer
+
+
+@pytest.fixture
+def fake_llm() -> Iterator[FakeOpenAIServer]:
+    """A plain OpenAI-compatible server: JSON comes back in the message content."""
+    with FakeOpenAIServer() as server:
+        yield server
+
+
+@pytest.fixture
+def fake_llm_tools() -> Iterator[FakeOpenAIServer]:
+    """An OpenAI-like server that answers ``tools`` requests with a tool call."""
+    with FakeOpenAIServer(tools="call") as server:
+        yield server
