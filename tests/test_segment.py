@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -59,7 +60,7 @@ def test_real_references_segment_into_their_annotated_steps(shared_data):
     for line in path.read_text(encoding="utf-8").splitlines():
         ex = json.loads(line)
         seg = segment_steps(ex["reasoning"])
-        n = ex["reasoning"].count("step")
+        n = len(re.findall(r"^step\d+:", ex["reasoning"], flags=re.MULTILINE))
         assert seg.method == "marked" and len(seg) == n, ex["example_id"]
 
 
