@@ -2,7 +2,7 @@
 
 The judge and the report refer to steps by number, so both sides must agree on what
 "step 3" is: the prompt shows the steps as this module numbers them. Strategies, tried in
-order, the first that finds at least two steps wins:
+order, the first that finds at least two steps wins (or one marker that opens the text):
 
 1. ``marked``: explicit step markers at the start of a line -- ``step1:``, ``Step 2.``,
    ``**Step 3:**``, ``### Step 4``, ``步骤5：``, ``第6步`` (OCR-Reasoning's references use
@@ -113,6 +113,10 @@ def segment_steps(text: str | None) -> Segmentation:
         ("lines", _split_starts(re.compile(r"\n\s*"), text.strip())),
         ("sentences", _split_starts(_SENTENCE_END, text.strip())),
     ]
+    marks = candidates[0][1]
+    if len(marks) == 1 and not text[: marks[0]].strip():
+        # One annotated step ("step1: ... The final answer is: 20") is one step, not lines.
+        return Segmentation(steps=_from_starts(text, marks), method="marked")
     for method, starts in candidates:
         src = text.strip() if method in ("lines", "sentences") else text
         if method in ("lines", "sentences"):
