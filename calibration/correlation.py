@@ -1,0 +1,125 @@
+"""Correlation of a judge with a human reference, at item level and at group level.
+
+Item level: one correlation over all items. Group level: one correlation per group
+(per document, as G-Eval does for SummEval's summaries of one article), averaged over the
+groups where it is defined. Pearson, Spearman (average ranks for ties) and Kendall's tau-b
+are scipy's. A constant input has no correlation: NaN with an ``UndefinedMetricWarning``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import numpy as np
+
+from calibration.undefined import undefined
+
+__all__ = ["pearson_score", "spearman_score", "kendall_score", "group_correlation_score", "Method"]
+
+Method = Literal["pearson", "spearman", "kendall"]
+
+
+def _pair(x: Sequence[float], y: Sequence[float], name: str) -> tuple[np.ndarray, np.ndarray]:
+    a = np.asarray(x, dtype=float)
+    b = np.asarray(y, dtype=float)
+    if a.shape != b.shape or a.ndim != 1:
+        raise ValueError(f"{name}: x and y must be 1-D and of equal length, got {a.shape} and {b.shape}")
+    keep = ~(np.isnan(a) | np.isnan(b))
+    return a[keep], b[keep]
+
+
+def _degenerate(a: np.ndarray, b: np.ndarray, name: str) -> str | None:
+    if a.size < 2:
+        return f"{name}: fewer than two items"
+    if np.all(a == a[0]):
+        return f"{name}: x is constant; correlation is undefined"
+    if np.all(b == b[0]):
+        return f"{name}: y is constant; correlation is undefined"
+    return None
+
+
+def pearson_score(x: Sequence[float], y: Sequence[float]) -> float:
+    """Return Pearson's r (scipy.stats.pearsonr), in [-1, 1]; NaN with a warning for a constant input.
+
+    >>> round(pearson_score([1, 2, 3, 4, 5], [10, 9, 2.5, 6, 4]), 6)  # scipy's docstring example
+    -0.742611
+    """
+    from scipy.stats import pearsonr
+
+    a, b = _pair(x, y, "pearson_score")
+    reason = _degenerate(a, b, "pearson_score")
+    if reason:
+        return undefined(reason)
+    return float(pearsonr(a, b).statistic)
+
+
+def spearman_score(x: Sequence[float], y: Sequence[float]) -> float:
+    """Return Spearman's rho (scipy.stats.spearmanr; ties get average ranks); NaN for a constant input.
+
+    >>> round(spearman_score([1, 2, 3, 4, 5], [5, 6, 7, 8, 7]), 8)  # scipy's docstring example
+    0.82078268
+    """
+    from scipy.stats import spearmanr
+
+    a, b = _pair(x, y, "spearman_score")
+    reason = _degenerate(a, b, "spearman_score")
+    if reason:
+        return undefined(reason)
+    return float(spearmanr(a, b).statistic)
+
+
+def kendall_score(x: Sequence[float], y: Sequence[float]) -> float:
+    """Return Kendall's tau-b (scipy.stats.kendalltau), which corrects for ties; NaN for a constant input.
+
+    ``tau_b = (C - D) / sqrt((n0 - n1)(n0 - n2))``: concordant minus discordant pairs over the
+    pairs not tied in x, times those not tied in y.
+
+    >>> round(kendall_score([12, 2, 1, 12, 2], [1, 4, 7, 1, 0]), 8)  # scipy's docstring example
+    -0.47140452
+    """
+    from scipy.stats import kendalltau
+
+    a, b = _pair(x, y, "kendall_score")
+    reason = _degenerate(a, b, "kendall_score")
+    if reason:
+        return undefined(reason)
+    return float(kendalltau(a, b).statistic)
+
+
+_METHODS = {"pearson": pearson_score, "spearman": spearman_score, "kendall": kendall_score}
+
+
+def group_correlation_score(x: Sequence[float], y: Sequence[float], groups: Sequence[object], *,
+                            method: Method = "spearman") -> float:
+    """Return the mean over groups of the within-group correlation (G-Eval's "summary level").
+
+    Groups where the correlation is undefined (fewer than two items, or a constant rater
+    inside the group) are left out of the mean, as G-Eval's evaluation does; NaN with a
+    warning when no group has a defined correlation.
+
+    >>> group_correlation_score([1, 2, 3, 3, 2, 1], [1, 2, 3, 1, 2, 3], ["a", "a", "a", "b", "b", "b"],
+    ...                         method="pearson")
+    0.0
+    """
+    import warnings
+
+    from calibration.undefined import UndefinedMetricWarning
+
+    g = np.asarray(groups, dtype=object)
+    a = np.asarray(x, dtype=float)
+    b = np.asarray(y, dtype=float)
+    if not (a.shape == b.shape == g.shape):
+        raise ValueError("group_correlation_score: x, y and groups must have equal length")
+    fn = _METHODS[method]
+    values = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMetricWarning)  # undefined groups are skipped by design
+        for key in dict.fromkeys(g.tolist()):
+            m = g == key
+            v = fn(a[m], b[m])
+            if not np.isnan(v):
+                values.append(v)
+    if not values:
+        return undefined(f"group_correlation_score: the {method} correlation is undefined in every group")
+    return float(np.mean(values))
