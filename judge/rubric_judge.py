@@ -247,8 +247,17 @@ def judge_items(
     expected scores when the provider returns them. Items whose call was stopped by a
     budget or a dry run get no row (a rerun continues them).
     """
-    return asyncio.run(ajudge_items(
-        items, rubric, llm=llm, judge_name=judge_name, samples=samples, temperature=temperature,
-        aggregate=aggregate, logprobs=logprobs, max_tokens=max_tokens, concurrency=concurrency,
-        on_row=on_row, progress=progress,
-    ))
+    async def main() -> list[dict[str, Any]]:
+        try:
+            return await ajudge_items(
+                items, rubric, llm=llm, judge_name=judge_name, samples=samples, temperature=temperature,
+                aggregate=aggregate, logprobs=logprobs, max_tokens=max_tokens, concurrency=concurrency,
+                on_row=on_row, progress=progress,
+            )
+        finally:
+            # The client's HTTP session belongs to this event loop: release it here.
+            aclose = getattr(llm, "aclose", None)
+            if aclose is not None:
+                await aclose()
+
+    return asyncio.run(main())
