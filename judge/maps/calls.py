@@ -81,7 +81,7 @@ async def run_jobs(llm: StructuredLLM, jobs: Sequence[Job], *, concurrency: int,
 
     arun = getattr(llm, "arun", None)
     if arun is not None:
-        await arun([j.spec for j in jobs], desc=desc, on_result=finished)
+        await arun([(j.spec,) for j in jobs], desc=desc, on_result=finished)
         return
     gate = asyncio.Semaphore(max(1, concurrency))
     from tqdm import tqdm  # lazy: only runs that call a model need it
