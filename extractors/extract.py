@@ -1,0 +1,267 @@
+"""The rule path: find a response's final stated answer and normalise it to its type.
+
+Order of evidence, strongest first; the first that yields a value wins:
+
+1. **Markers**, last first (:mod:`extractors.final`): ``\\boxed{}``, ``Answer:``, "the answer
+   is", a self-correction, 答案是 ... . A marker whose span hedges ("B or C"), names a
+   non-option or refuses ends the search with that reason: the final statement is not an
+   answer, and an earlier one is not resurrected.
+2. **A refusal** near the end ("cannot be determined", "none of the options") -> no value.
+3. **The whole response** when it is nothing but an answer ("C", "42", "7 pm").
+4. **The last line** when it is nothing but an answer ("**B**", "C. 145°").
+5. **A concluding sentence** ("Therefore, the total is 1000 ml.") in the last paragraph.
+6. **A leading answer** for choices and yes/no ("B. The reason is ...", "No, because ...").
+7. **A bold letter** in the last paragraph ("... so we pick **C**").
+8. **A hedge** in the last paragraph ("it could be B or C") -> ``several_final_answers``.
+
+Otherwise no value, with reason ``no_answer`` (or ``unparsable_*`` when the response
+stated a final answer that is not a value of the asked type). Nothing is guessed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+
+from extractors.choice import LETTERS, option_letters, parse_choice, parse_letter_set
+from extractors.clock import parse_time
+from extractors.currency import parse_currency
+from extractors.duration import parse_duration
+from extractors.final import Candidate, span_end, strong_candidates
+from extractors.numeric import read_final_number
+from extractors.percent import parse_percent
+from extractors.refusal import refusal_reason
+from extractors.text import parse_text
+from extractors.types import ANSWER_TYPES, AnswerType, Extraction, NoValue, Parsed
+from extractors.yesno import parse_yes_no
+
+Parser = Callable[..., "Parsed | NoValue | None"]
+
+_LAST_PARAGRAPH = 600
+_TRAILING_OK = re.compile(r"[\s*_$`'\"“”‘’.,;:!。，；：！)\]}\\]*(?:\\\)|\\\]|\$)*[\s*_$`.)\]}。]*$")
+_CONNECTIVE = re.compile(
+    r"(?:^|(?<=[.!?。！？\n])\s*)(?:\*\*)?(?:therefore|thus|so|hence|in\s+conclusion|in\s+summary|finally|overall"
+    r"|as\s+a\s+result|consequently|in\s+total|altogether|this\s+means|所以|因此|故|综上所述?)\b[,，:：]?\s*",
+    re.IGNORECASE,
+)
+_COPULA = re.compile(r"(?:\s(?:is|are|was|were|equals|equal\s+to|be|of|would\s+be|will\s+be)\s|\s?[=≈:：]\s?|为|是|等于)",
+                     re.IGNORECASE)
+_SENTENCE_STOP = re.compile(r"(?<!\d)[.!?。！？](?=\s|$)|\n\s*\n")
+_LEAD = re.compile(r"\s*(?:\*\*)?\s*(?:[(\[]\s*(?P<p>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?=\s*(?:[.):：]|\*\*|\n|$)))")
+_BOLD = re.compile(r"\*\*\s*(?:option\s+|choice\s+)?[(\[]?(?P<l>[A-Z])[)\]]?\.?\s*\*\*")
+_HEDGE = re.compile(
+    r"\b(?:either\s+)?(?:option\s+)?\(?(?P<a>(?-i:[A-Z]))\)?\s+or\s+(?:option\s+)?\(?(?P<b>(?-i:[A-Z]))\)?"
+    r"(?![A-Za-z])(?=[^.\n]{0,80}(?:could|might|may|possibl|likely|either|both|depend|unclear))"
+    r"|\b(?:could|might|may)\s+be\s+(?:either\s+)?(?:option\s+)?\(?(?-i:[A-Z])\)?\s+or\s+(?:option\s+)?\(?(?-i:[A-Z])\)?",
+    re.IGNORECASE,
+)
+_NUMERIC = frozenset({"integer", "float", "currency", "percent"})
+_NUMBER_TOKEN = re.compile(r"(?<![\w.^_])[-−]?\$?\d[\d,]*(?:\.\d+)?(?![\d^_])")
+_UNPARSABLE = {
+    "integer": "unparsable_number", "float": "unparsable_number", "currency": "unparsable_number",
+    "percent": "unparsable_number", "time": "unparsable_time", "duration": "unparsable_duration",
+}
+
+
+def _parse_number(text: str, start: int, end: int, *, tight: bool = False) -> Parsed | NoValue | None:
+    num, reason = read_final_number(text, start, end, tight=tight)
+    if reason:
+        return NoValue(reason)
+    if num is None:
+        return None
+    return Parsed(num.value, num.start, num.end, magnitude=num.magnitude)
+
+
+_PARSERS: dict[str, Parser] = {
+    "integer": _parse_number,
+    "float": _parse_number,
+    "currency": parse_currency,
+    "percent": parse_percent,
+    "time": parse_time,
+    "duration": parse_duration,
+    "yes_no": parse_yes_no,
+}
+
+
+def _parse(answer_type: str, text: str, start: int, end: int, choices: Sequence[str] | None, *,
+           tight: bool, whole: bool = False) -> Parsed | NoValue | None:
+    if answer_type == "choice":
+        return parse_choice(text, start, end, choices, tight=tight)
+    if answer_type == "multi_choice":
+        return parse_letter_set(text, start, end, choices, ordered=False, tight=tight)
+    if answer_type == "ordering":
+        return parse_letter_set(text, start, end, choices, ordered=True, tight=tight)
+    if answer_type == "text":
+        return parse_text(text, start, end, whole=whole, tight=tight)
+    return _PARSERS[answer_type](text, start, end, tight=tight)
+
+
+def extract_answer(text: str, answer_type: AnswerType, *, choices: Sequence[str] | None = None,
+                   question: str | None = None, format_hint: str | None = None) -> Extraction:
+    """Find the final answer stated in ``text`` and normalise it as ``answer_type``.
+
+    ``choices`` are the option texts, lettered A, B, ... in order; ``question``, when given,
+    is skipped if the response opens by restating it; ``format_hint`` (OCR-Reasoning's
+    ``format``, e.g. "$ + Integer") makes a whole-number float an int when it asks for an
+    integer. Returns an :class:`~extractors.types.Extraction`; never raises on odd text.
+
+    >>> extract_answer("Option A fails. So B. Wait, actually C.", "choice", choices=list("abcd")).value
+    'C'
+    """
+    if answer_type not in ANSWER_TYPES:
+        raise ValueError(f"unknown answer type {answer_type!r}; expected one of {', '.join(ANSWER_TYPES)}")
+    if choices is not None and len(choices) > len(LETTERS):
+        raise ValueError(f"{len(choices)} choices; at most {len(LETTERS)} can be lettered")
+    if not text or not text.strip():
+        return Extraction(reason="empty_response")
+    got = _extract(text, answer_type, choices, question)
+    if got.value is not None and format_hint and answer_type in ("float", "currency", "percent"):
+        if "integer" in format_hint.lower() and isinstance(got.value, float) and got.value.is_integer():
+            got = got.model_copy(update={"value": int(got.value)})
+    return got
+
+
+def _found(text: str, p: Parsed, method: str) -> Extraction:
+    return Extraction(value=p.value, method=method, evidence=text[p.start:p.end], unit=p.unit,
+                      magnitude=p.magnitude)
+
+
+def _extract(text: str, answer_type: str, choices: Sequence[str] | None, question: str | None) -> Extraction:
+    saw_marker = False
+    for cand in strong_candidates(text):
+        if answer_type in ("choice",) and cand.letter is not None:
+            if cand.letter in option_letters(choices):
+                return Extraction(value=cand.letter, method=cand.method,
+                                  evidence=text[cand.start:cand.end])
+            continue
+        if cand.letter is not None:
+            continue
+        res = _parse(answer_type, text, cand.start, cand.end, choices, tight=cand.tight,
+                     whole=cand.method in ("boxed", "answer_tag"))
+        if isinstance(res, Parsed):
+            return _found(text, res, cand.method)
+        if cand.tight:
+            continue
+        if cand.end > cand.start and text[cand.start:cand.end].strip():
+            saw_marker = True
+        if isinstance(res, NoValue):
+            return Extraction(reason=res.reason, method=cand.method, evidence=_clip(text, cand))
+        span_refusal = refusal_reason(text, cand.start, cand.end) if cand.method == "answer_label" else None
+        if span_refusal:
+            return Extraction(reason=span_refusal, method=cand.method, evidence=_clip(text, cand))
+
+    n = len(text)
+    reason = refusal_reason(text)
+    if reason:
+        return Extraction(reason=reason, method="refusal")
+
+    begin = _after_question(text, question)
+    weak = _weak(text, answer_type, choices, begin, n)
+    if weak is not None:
+        return weak
+
+    tail = max(begin, n - _LAST_PARAGRAPH)
+    if answer_type in ("choice", "multi_choice") and _HEDGE.search(text, tail, n):
+        return Extraction(reason="several_final_answers", method="hedge")
+    if saw_marker:
+        return Extraction(reason=_UNPARSABLE.get(answer_type, "no_answer"))
+    return Extraction(reason="no_answer")
+
+
+def _clip(text: str, cand: Candidate) -> str:
+    return text[cand.start:min(cand.end, cand.start + 200)].strip()
+
+
+def _after_question(text: str, question: str | None) -> int:
+    if question:
+        q = question.strip()
+        s = text.lstrip()
+        if len(q) > 10 and s.startswith(q):
+            return len(text) - len(s) + len(q)
+    return 0
+
+
+def _complete(text: str, p: Parsed, end: int, answer_type: str) -> bool:
+    """Whether nothing but markup follows the value up to ``end``."""
+    if _TRAILING_OK.match(text, p.end, end):
+        return True
+    if answer_type == "choice":  # "C. 145°", "(C) 145°": the letter opens an option line
+        return text[p.end:p.end + 1] in (".", ")", ":", "：") or text[p.start] in "(["
+    return False
+
+
+def _weak(text: str, answer_type: str, choices: Sequence[str] | None, begin: int, n: int) -> Extraction | None:
+    # The whole response is the answer.
+    if n - begin <= 80:
+        res = _parse(answer_type, text, begin, n, choices, tight=False, whole=True)
+        if isinstance(res, Parsed) and _complete(text, res, n, answer_type):
+            return _found(text, res, "whole_response")
+    # The last non-empty line is the answer.
+    stripped_end = len(text.rstrip())
+    line_start = text.rfind("\n", begin, stripped_end) + 1
+    line_start = max(line_start, begin)
+    if stripped_end - line_start <= 120:
+        res = _parse(answer_type, text, line_start, stripped_end, choices, tight=False, whole=True)
+        if isinstance(res, Parsed) and _complete(text, res, stripped_end, answer_type):
+            return _found(text, res, "last_line")
+    # A concluding sentence in the last paragraph.
+    tail = max(begin, n - _LAST_PARAGRAPH)
+    got = _conclusion(text, answer_type, choices, tail, n)
+    if got is not None:
+        return got
+    if answer_type == "choice":
+        lead = _LEAD.match(text, begin, min(n, begin + 40))
+        if lead:
+            letter = (lead.group("p") or lead.group("u")).upper()
+            if letter in option_letters(choices):
+                return Extraction(value=letter, method="leading_answer", evidence=lead.group().strip())
+        bolds = list(_BOLD.finditer(text, tail, n))
+        if bolds and len({b.group("l") for b in bolds}) == 1 and bolds[-1].group("l") in option_letters(choices):
+            b = bolds[-1]
+            return Extraction(value=b.group("l"), method="bold", evidence=b.group())
+    if answer_type == "yes_no":
+        res = parse_yes_no(text, begin, min(n, begin + 40))
+        if isinstance(res, Parsed):
+            return _found(text, res, "leading_answer")
+    return None
+
+
+def _conclusion(text: str, answer_type: str, choices: Sequence[str] | None, tail: int, n: int) -> Extraction | None:
+    """Read the answer from the last sentence, or from a "Therefore, ..." sentence near the end."""
+    if answer_type == "text":
+        return None  # a free-text clause after "Therefore, X is" is too often not the answer
+    sentences = [_last_sentence(text, tail, n)]
+    for m in reversed(list(_CONNECTIVE.finditer(text, tail, n))[-2:]):
+        stop_m = _SENTENCE_STOP.search(text, m.end(), n)
+        stop = stop_m.start() if stop_m else span_end(text, m.end())
+        if (m.end(), stop) != sentences[0]:
+            sentences.append((m.end(), stop))
+    for a, b in sentences:
+        if b <= a:
+            continue
+        copulas = list(_COPULA.finditer(text, a, b))
+        starts = [c.end() for c in reversed(copulas)][:2] or [a]
+        for s in starts:
+            res = _parse(answer_type, text, s, b, choices, tight=False)
+            if isinstance(res, Parsed):
+                return _found(text, res, "conclusion")
+            if isinstance(res, NoValue) and res.reason == "several_final_answers":
+                return Extraction(reason=res.reason, method="conclusion")
+        if answer_type in _NUMERIC:
+            # "So, the spring is compressed by 1.3 cm.": the sentence's only number.
+            first = starts[-1] if copulas else a
+            nums = _NUMBER_TOKEN.findall(text, first, b)
+            if len(nums) == 1:
+                hit = _NUMBER_TOKEN.search(text, first, b)
+                res = _parse(answer_type, text, hit.start(), b, choices, tight=False)  # type: ignore[union-attr]
+                if isinstance(res, Parsed):
+                    return _found(text, res, "conclusion_number")
+    return None
+
+
+def _last_sentence(text: str, tail: int, n: int) -> tuple[int, int]:
+    end = len(text.rstrip())
+    while end > tail and text[end - 1] in ".。!！*_ )\n":
+        end -= 1
+    starts = [m.end() for m in _SENTENCE_STOP.finditer(text, tail, end)]
+    return (starts[-1] if starts else tail, end)
