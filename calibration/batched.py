@@ -25,8 +25,6 @@ from typing import Literal
 import numpy as np
 
 __all__ = [
-    "draw_groups",
-    "weights_from_draws",
     "resample",
     "group_sum",
     "pair_tables",
@@ -47,24 +45,7 @@ __all__ = [
 ]
 
 
-# --- resampling -----------------------------------------------------------------------------
-
-def draw_groups(n_groups: int, n_resamples: int, *, seed: int) -> np.ndarray:
-    """Draw ``n_resamples`` bootstrap samples of group indices (with replacement), shape ``(B, G)``.
-
-    Seeded with ``numpy.random.default_rng(seed)``; the same seed gives the same draws, so a
-    per-resample loop (``benchmarks/agreement_speed.py``) can replay exactly these resamples.
-    """
-    rng = np.random.default_rng(seed)
-    return rng.integers(0, n_groups, size=(n_resamples, n_groups), dtype=np.int32)
-
-
-def weights_from_draws(draws: np.ndarray, n_groups: int) -> np.ndarray:
-    """Count how often each group was drawn in each resample: ``W[b, g]``, shape ``(B, G)``."""
-    b = draws.shape[0]
-    flat = draws.astype(np.int64) + (np.arange(b, dtype=np.int64) * n_groups)[:, None]
-    return np.bincount(flat.ravel(), minlength=b * n_groups).reshape(b, n_groups).astype(np.int32)
-
+# --- resampling ---------------------------------------------------------------------------
 
 def resample(stats: np.ndarray, weights: np.ndarray, *, chunk: int = 512) -> np.ndarray:
     """Sum per-group statistics ``(G, ...)`` under each resample's group counts ``(B, G)`` -> ``(B, ...)``."""

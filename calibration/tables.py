@@ -49,6 +49,7 @@ __all__ = [
     "read_processbench",
     "read_mrmath",
     "make_panel",
+    "join_panels",
 ]
 
 Scale = Literal["numeric", "pairwise", "steps"]
@@ -384,3 +385,22 @@ def make_panel(humans: Ratings, judges: Ratings) -> Panel:
             fields[name] = aligned
     return Panel(humans.items, humans.raters, judges.raters, humans.scores, jscores, humans.scale, fields,
                  {rater: int(jfailed[:, r].sum()) for r, rater in enumerate(judges.raters)})
+
+
+def join_panels(panels: Sequence[Panel]) -> Panel:
+    """Put the judges of several panels (same humans, same items) side by side."""
+    first = panels[0]
+    judges: list[str] = []
+    for p in panels:
+        for j in p.judges:
+            if j in judges:
+                raise InputError(f"judge {j!r} appears in two judge files")
+            judges.append(j)
+    fields = dict(first.fields)
+    failed: dict[str, int] = {}
+    for p in panels:
+        for name, values in p.fields.items():
+            fields.setdefault(name, values)
+        failed.update(p.judge_failed)
+    return Panel(first.items, first.humans, tuple(judges), first.human_scores,
+                 np.column_stack([p.judge_scores for p in panels]), first.scale, fields, failed)
