@@ -104,3 +104,23 @@ def test_missing_reference_fails_before_any_call(tmp_path, fake_llm, capsys):
     err = capsys.readouterr().err
     assert "preds.jsonl:2: field 'reference': required by rubric 'reasoning-trajectory'" in err
     assert fake_llm.request_count == 0
+
+
+def test_grade_with_judge_does_both_in_one_pass(tmp_path, fake_llm, capsys):
+    fake_llm.default = Reply(content=json.dumps({"first_error_rationale": "all steps hold", "first_error": -1}))
+    argv = ["grade", str(SAMPLE), "--benchmark", "ocr-reasoning", "--judge", "--rubric", "first-error",
+            "--model", "openai/fake-judge", "--api-base", fake_llm.base_url, "-o", str(tmp_path), "--no-progress"]
+    assert main(argv) == 0
+    n = len(read_rows(SAMPLE))
+    assert len(read_rows(tmp_path / "results.jsonl")) == n  # extraction + scoring rows
+    judged = read_rows(tmp_path / "judgments.jsonl")
+    assert len(judged) == n and all(r["first_error_step"] == -1 and r["score"] == 1.0 for r in judged)
+    assert fake_llm.request_count == n
+    out = capsys.readouterr().out
+    assert "accuracy" in out and "judge openai/fake-judge" in out
+
+
+def test_grade_refuses_model_without_judge(tmp_path, capsys):
+    argv = ["grade", str(SAMPLE), "--benchmark", "ocr-reasoning", "--model", "openai/x", "-o", str(tmp_path)]
+    assert main(argv) == 2
+    assert "--model is used by --judge" in capsys.readouterr().err
