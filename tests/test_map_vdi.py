@@ -251,7 +251,7 @@ def test_budget_stop_writes_no_rows_and_a_rerun_continues(tmp_path):
     stopped = ScriptedLLM(lambda spec: CallResult(error="budget: --max-calls 0 reached", error_kind="budget")
                           if spec.tag == "describe" else _right(spec))
     out = run_vdi(_items(), stopped, out_dir=tmp_path, config=_config(), budgets=[64])
-    assert out.report is None and out.not_run >= 2
+    assert out.report is None and out.missing == 2  # the two text-only rows
     assert not (tmp_path / "descriptions_k64.jsonl").exists()  # no row for a call that was not made
     assert not (tmp_path / "vdi.json").exists()
     good = ScriptedLLM(lambda spec: CallResult(text="A map.", usage=Usage(completion_tokens=3))

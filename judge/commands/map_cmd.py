@@ -148,7 +148,8 @@ def run_vdi(args: argparse.Namespace) -> int:
             print(f"dry run: the describer and answering calls above are counted; the text-only answers "
                   f"(up to {len(items) * len(args.budgets)}) come after the descriptions", file=sys.stderr)
             return 0
-        print(f"{outcome.not_run} calls were not made (--max-calls/--max-cost); rerun to continue", file=sys.stderr)
+        print(f"{sum(outcome.stats.not_run.values())} calls were not made (--max-calls/--max-cost) and "
+              f"{outcome.missing} result rows are missing; rerun to continue", file=sys.stderr)
         return 1
     print(format_report(outcome.report))
     print()

@@ -117,10 +117,10 @@ def _check_result_row(row: dict[str, Any], *, path: str, line: int) -> None:
 
 
 class VDIOutcome:
-    """A protocol run's report, its call accounting, and what could not be run."""
+    """A protocol run's report (None while rows are missing), its call accounting, the missing rows."""
 
-    def __init__(self, report: VDIReport | None, stats: CallStats, not_run: int) -> None:
-        self.report, self.stats, self.not_run = report, stats, not_run
+    def __init__(self, report: VDIReport | None, stats: CallStats, missing: int) -> None:
+        self.report, self.stats, self.missing = report, stats, missing
 
 
 async def arun_vdi(items: Sequence[BenchmarkItem], llm: StructuredLLM, *, out_dir: str | Path,
@@ -225,10 +225,11 @@ async def arun_vdi(items: Sequence[BenchmarkItem], llm: StructuredLLM, *, out_di
         for log in logs:
             log.close()
 
-    not_run = sum(stats.not_run.values())
-    missing_text = sum(len(items) - len(rows) for rows in text_rows.values())
-    if not_run or missing_text or (full_results is None and len(full_rows) < len(items)):
-        return VDIOutcome(None, stats, not_run + missing_text)
+    missing = sum(len(items) - len(rows) for rows in text_rows.values())
+    missing += len(items) - len(blind_rows) if blind_rows is not None else 0
+    missing += len(items) - len(full_rows) if full_results is None else 0
+    if sum(stats.not_run.values()) or missing:
+        return VDIOutcome(None, stats, missing)
     report = compute_indices(full_rows, text_rows, blind_rows=blind_rows, reference_model=config.model)
     write_json_atomic(out / "vdi.json", {**report.model_dump(), "calls": stats.as_dict(),
                                          "image_policy": config.image_policy, "scoring": config.scoring,
