@@ -260,3 +260,21 @@ def test_budget_stop_writes_no_rows_and_a_rerun_continues(tmp_path):
     assert done.report is not None and (tmp_path / "vdi.json").exists()
     # The full and blind rows of the first run were kept: only descriptions and text answers are new.
     assert sorted({s.tag for s in good.specs}) == ["describe", "text"]
+
+
+def test_protocol_through_the_litellm_path(fake_llm, tmp_path, monkeypatch):
+    """The same calls through litellm (how hosted vision models are reached): images pass, usage comes back."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-fake-for-the-local-server")
+    fake_llm.script = DEMO.make_script(QUESTIONS)
+    items = [it for it in load_items(QUESTIONS, "map") if it.id in ("metro-01", "park-02")]
+    client = make_client(LLMSettings(model="openai/demo", api_base=fake_llm.base_url, backend="litellm",
+                                     cache_path=tmp_path / "cache.sqlite", progress=False))
+    out = run_vdi(items, client, out_dir=tmp_path, config=_config(), budgets=[64], blind=True)
+    client.close()
+    assert out.report is not None and out.report.n_items == 2
+    describe = [r.json for r in fake_llm.requests if _is_describe(r.json)]
+    assert len(describe) == 2 and all(b["max_tokens"] == 64 and _has_image(b) for b in describe)
+    assert all(not _has_image(r.json) for r in fake_llm.requests
+               if not _is_describe(r.json) and "Look at the map image" not in _texts(r.json))
+    assert out.report.k_actual_source == {"64": "usage"}
+    assert out.report.overall.acc_full == 1.0
