@@ -50,6 +50,8 @@ __all__ = [
     "read_mrmath",
     "make_panel",
     "join_panels",
+    "load_panel",
+    "InputFormat",
 ]
 
 Scale = Literal["numeric", "pairwise", "steps"]
@@ -404,3 +406,54 @@ def join_panels(panels: Sequence[Panel]) -> Panel:
         failed.update(p.judge_failed)
     return Panel(first.items, first.humans, tuple(judges), first.human_scores,
                  np.column_stack([p.judge_scores for p in panels]), first.scale, fields, failed)
+
+
+InputFormat = Literal["long", "alttest", "mrmath", "processbench"]
+
+
+def load_panel(human: str | os.PathLike[str], judges: Sequence[str | os.PathLike[str]], *,
+               format: InputFormat = "long", scale: Scale | None = None, id_fields: Sequence[str] = (),
+               id_sep: str = "__", item_field: str = "item", rater_field: str = "rater",
+               score_field: str = "score", human_raters: Sequence[str] | None = None,
+               judge_raters: Sequence[str] | None = None,
+               judge_format: Literal["long", "alttest"] | None = None) -> Panel:
+    """Read the human file and the judge file(s) in ``format`` and align them (see the module docstring).
+
+    ``long``: both long format. ``alttest``: both ``{rater: {item: score}}``. ``mrmath``: the
+    MR-MATH gold file and LLM verdict files. ``processbench``: ProcessBench's labelled JSON and
+    long-format predictions (first-error indices). ``human_raters`` / ``judge_raters`` keep only
+    those raters; a name not in the files is an ``InputError``. ``judge_format`` reads the
+    judge files in another layout than the human file (e.g. alt-test humans, long-format judge
+    scores written by ``reasonjudge calibrate apply``).
+    """
+    if not judges:
+        raise InputError("no judge file given")
+    if format == "mrmath":
+        humans, mr_judges = read_mrmath(human, judges)
+        judge_files = [mr_judges] if mr_judges is not None else []
+    else:
+        if format == "processbench":
+            humans = read_processbench(human)
+        elif format == "alttest":
+            humans = read_alttest(human, scale=scale, id_fields=id_fields, id_sep=id_sep)
+        else:
+            humans = read_long(human, scale=scale, item_field=item_field, rater_field=rater_field,
+                               score_field=score_field)
+        jf = judge_format or ("alttest" if format == "alttest" else "long")
+        if jf == "alttest":
+            judge_files = [read_alttest(j, scale=humans.scale, id_fields=id_fields, id_sep=id_sep) for j in judges]
+        else:
+            judge_files = [read_long(j, scale=humans.scale, item_field=item_field, rater_field=rater_field,
+                                     score_field=score_field) for j in judges]
+    if human_raters:
+        humans = humans.select(list(dict.fromkeys(human_raters)))
+    if judge_raters:
+        wanted = list(dict.fromkeys(judge_raters))
+        known = {r for j in judge_files for r in j.raters}
+        unknown = [w for w in wanted if w not in known]
+        if unknown:
+            raise InputError(f"unknown judge rater(s) {unknown}; the judge file(s) have {sorted(known)}",
+                             path=", ".join(os.fspath(j) for j in judges))
+        judge_files = [j.select([r for r in wanted if r in j.raters]) for j in judge_files]
+        judge_files = [j for j in judge_files if j.raters]
+    return join_panels([make_panel(humans, j) for j in judge_files])

@@ -37,14 +37,16 @@ def _fields(text: str) -> tuple[str, ...]:
     return parts
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    p = sub.add_parser("agree", help="judge-human agreement: metrics with intervals, ceiling, baselines, alt-test",
-                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def add_input_options(p: argparse.ArgumentParser) -> None:
+    """The options that say where the human and judge scores are and how to read them."""
     p.add_argument("--human", required=True, metavar="H", help="human scores")
     p.add_argument("--judge", required=True, action="append", metavar="J",
                    help="judge scores (repeat for several files)")
     p.add_argument("--format", choices=("long", "alttest", "mrmath", "processbench"), default="long",
                    help="input layout (default: long)")
+    p.add_argument("--judge-format", choices=("long", "alttest"),
+                   help="layout of the judge file(s) when it differs from --format (e.g. long-format "
+                        "scores from 'calibrate apply' against alttest humans)")
     p.add_argument("--scale", choices=("auto", "numeric", "pairwise", "steps"), default="auto",
                    help="score type; auto tells numbers from A/B/tie (default: auto)")
     p.add_argument("--group-by", metavar="FIELD",
@@ -60,6 +62,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--item-field", default="item", help="long: item id field (default: item)")
     p.add_argument("--rater-field", default="rater", help="long: rater field (default: rater)")
     p.add_argument("--score-field", default="score", help="long: score field (default: score)")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("agree", help="judge-human agreement: metrics with intervals, ceiling, baselines, alt-test",
+                       description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    add_input_options(p)
     p.add_argument("--bootstrap", type=int, default=2000, metavar="B", help="bootstrap resamples (default: 2000)")
     p.add_argument("--seed", type=int, default=0, help="bootstrap and random-baseline seed (default: 0)")
     p.add_argument("--confidence", type=float, default=0.95, help="interval level (default: 0.95)")
@@ -72,53 +80,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def _read(args: argparse.Namespace):
-    from calibration import tables
+def load_inputs(args: argparse.Namespace):
+    """Read --human / --judge per the shared input options (also used by ``calibrate fit``)."""
+    from calibration.tables import load_panel
+    from judge.errors import InputError
 
-    scale = None if args.scale == "auto" else args.scale
-    if args.format == "mrmath":
-        humans, judges = tables.read_mrmath(args.human, args.judge)
-        return humans, [judges]
-    if args.format == "alttest":
-        humans = tables.read_alttest(args.human, scale=scale, id_fields=args.id_fields, id_sep=args.id_sep)
-        judges = [tables.read_alttest(j, scale=humans.scale, id_fields=args.id_fields, id_sep=args.id_sep)
-                  for j in args.judge]
-        return humans, judges
-    if args.format == "processbench":
-        humans = tables.read_processbench(args.human)
-    else:
-        humans = tables.read_long(args.human, scale=scale, item_field=args.item_field,
-                                  rater_field=args.rater_field, score_field=args.score_field)
-    judges = [tables.read_long(j, scale=humans.scale, item_field=args.item_field, rater_field=args.rater_field,
-                               score_field=args.score_field) for j in args.judge]
-    return humans, judges
+    panel = load_panel(args.human, args.judge, format=args.format,
+                       scale=None if args.scale == "auto" else args.scale, id_fields=args.id_fields,
+                       id_sep=args.id_sep, item_field=args.item_field, rater_field=args.rater_field,
+                       score_field=args.score_field, human_raters=args.human_rater, judge_raters=args.judge_rater,
+                       judge_format=args.judge_format)
+    for name in (args.group_by, args.split_by):
+        if name and name not in panel.fields:
+            hint = " (for the alttest format, name the id parts with --id-fields)" if args.format == "alttest" else ""
+            raise InputError(f"no item field '{name}' in the inputs; they have {sorted(panel.fields) or 'none'}{hint}",
+                             path=args.human)
+    return panel
 
 
 def run(args: argparse.Namespace) -> int:
-    from calibration import tables
     from calibration.report import ReportSettings, agreement_report, render_report
     from judge import __version__
     from judge.errors import InputError
     from judge.io import write_json_atomic
 
-    humans, judge_files = _read(args)
-    if args.human_rater:
-        humans = humans.select(args.human_rater)
-    if args.judge_rater:
-        wanted = list(dict.fromkeys(args.judge_rater))
-        known = {r for j in judge_files for r in j.raters}
-        unknown = [w for w in wanted if w not in known]
-        if unknown:
-            raise InputError(f"unknown judge rater(s) {unknown}; the judge file(s) have {sorted(known)}",
-                             path=",".join(args.judge))
-        judge_files = [j.select([r for r in wanted if r in j.raters]) for j in judge_files]
-        judge_files = [j for j in judge_files if j.raters]
-    panel = tables.join_panels([tables.make_panel(humans, j) for j in judge_files])
-    for name in (args.group_by, args.split_by):
-        if name and name not in panel.fields:
-            raise InputError(f"no item field '{name}' in the inputs; they have {sorted(panel.fields) or 'none'}"
-                             + (" (for the alttest format, name the id parts with --id-fields)"
-                                if args.format == "alttest" else ""), path=args.human)
+    panel = load_inputs(args)
     try:
         settings = ReportSettings(n_resamples=args.bootstrap, seed=args.seed, confidence=args.confidence,
                                   group_by=args.group_by, split_by=args.split_by, epsilon=args.epsilon,
