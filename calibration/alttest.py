@@ -26,6 +26,7 @@ experts, while every published LLM judge fails: run the baselines through the te
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
@@ -143,7 +144,10 @@ def alt_test(judge: Sequence[float], humans: np.ndarray, *, raters: Sequence[str
         judge_wins = (judge_score >= human_score).astype(float)
         human_wins = (human_score >= judge_score).astype(float)
         d = human_wins - judge_wins
-        with np.errstate(invalid="ignore", divide="ignore"):
+        with np.errstate(invalid="ignore", divide="ignore"), warnings.catch_warnings():
+            # identical differences on every item (e.g. a copy of a human) make scipy warn about
+            # precision; the t statistic is then +-inf and the p-value 0 or 1, which is right
+            warnings.filterwarnings("ignore", "Precision loss", RuntimeWarning)
             p = float(ttest_1samp(d, epsilon, alternative="less").pvalue)
         p_values.append(p)
         advantages.append(float(judge_wins.mean()))
