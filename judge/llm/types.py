@@ -15,6 +15,16 @@ from pydantic import BaseModel, ConfigDict, Field
 T = TypeVar("T", bound=BaseModel)
 
 StructuredMode = Literal["auto", "json", "md_json", "json_schema", "tools"]
+#: Which code reaches the model: litellm (+ instructor) for any provider, or the light
+#: async HTTP path for OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, ...).
+Backend = Literal["auto", "litellm", "http"]
+#: Why a call has no value. ``transport``: 429/5xx/timeouts/connection errors outlived
+#: the retries; ``refused``: the provider rejected the request (4xx: key, model, context
+#: length); ``invalid_output``: the structured output stayed invalid after the re-asks,
+#: or was truncated. These are real failures: the item gets a row with ``error``.
+#: ``budget`` (--max-calls/--max-cost reached) and ``dry_run`` are not: write no row, so
+#: that a rerun with a larger budget continues where this one stopped.
+ErrorKind = Literal["transport", "refused", "invalid_output", "budget", "dry_run"]
 
 
 class LLMSettings(BaseModel):
@@ -32,10 +42,19 @@ class LLMSettings(BaseModel):
     max_reasks: int = Field(default=2, ge=0)
     structured_mode: StructuredMode = "auto"
     cache_path: Path | None = None
+    #: Stop after this many calls sent to the model (cache hits are free; re-asks and
+    #: transport retries of a call are part of that call).
     max_calls: int | None = Field(default=None, ge=0)
+    #: Stop starting calls once this much (USD) is spent; calls in flight may finish.
     max_cost: float | None = Field(default=None, ge=0)
     dry_run: bool = False
     progress: bool = True
+    backend: Backend = "auto"
+    #: Exponential backoff with jitter between transport retries: first wait, cap.
+    retry_backoff_s: float = Field(default=1.0, ge=0)
+    retry_backoff_max_s: float = Field(default=30.0, ge=0)
+    #: A server's Retry-After is honoured up to this many seconds.
+    max_retry_after_s: float = Field(default=60.0, ge=0)
 
 
 class CallSpec(BaseModel):
@@ -74,7 +93,12 @@ class Usage(BaseModel):
 
 
 class CallResult(BaseModel, Generic[T]):
-    """The outcome of one call after all retries. ``error`` set means no value."""
+    """The outcome of one call after all retries. ``error`` set means no value.
+
+    ``usage`` sums every request the call made (re-asks included); for a cached result it
+    is the usage of the call that filled the cache. ``error_kind`` says whether the
+    failure is real (write a row with ``error``) or a budget stop / dry run (write none).
+    """
 
     model_config = ConfigDict(extra="forbid")
 
@@ -86,6 +110,7 @@ class CallResult(BaseModel, Generic[T]):
     logprobs: list[dict[str, Any]] | None = None
     cached: bool = False
     error: str | None = None
+    error_kind: ErrorKind | None = None
     transport_retries: int = 0
     reasks: int = 0
     model: str | None = None

@@ -182,6 +182,9 @@ class FakeOpenAIServer:
         self.record = record
         self.hang_s = hang_s
         self.requests: list[RecordedRequest] = []
+        #: Requests being answered right now, and the most seen at once.
+        self.in_flight = 0
+        self.max_in_flight = 0
         self._count = 0
         self._queue: collections.deque[Reply] = collections.deque()
         self._ids = itertools.count(1)
@@ -203,6 +206,7 @@ class FakeOpenAIServer:
             self.requests.clear()
             self._queue.clear()
             self._count = 0
+            self.max_in_flight = 0
         self.script = None
 
     @property
@@ -247,6 +251,14 @@ class FakeOpenAIServer:
             if self.record:
                 self.requests.append(RecordedRequest(request.path, {k.lower(): v for k, v in request.headers.items()},
                                                      body, time.monotonic()))
+        self.in_flight += 1
+        self.max_in_flight = max(self.max_in_flight, self.in_flight)
+        try:
+            return await self._answer(body)
+        finally:
+            self.in_flight -= 1
+
+    async def _answer(self, body: dict[str, Any]) -> web.StreamResponse:
         try:
             reply = self._next_reply(body)
         except Exception as e:  # a broken script is a test bug: say so in the reply

@@ -1,0 +1,260 @@
+"""The general path: litellm for transport to any provider, instructor for structure.
+
+This is the only module that imports litellm and instructor, and only when a client
+first needs it (``import_litellm``): the import costs seconds of CPU that
+``reasonjudge --help``, rule-only runs and the light HTTP path never pay.
+
+Retries have one owner. litellm is called with ``max_retries=0`` and ``num_retries=0``
+(otherwise it retries 429/5xx/timeouts itself, under ours); the completion function
+handed to instructor is ``_acompletion``, which wraps one litellm call in our transport
+retries, so instructor's own loop sees only replies and counts only re-asks after an
+invalid output (``max_retries`` there = our ``max_reasks``).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+import os
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from judge.llm.cache import CachedReply
+from judge.llm.providers import OPENAI_COMPATIBLE, Route
+from judge.llm.retry import (CallState, RequestRefused, TransportError, is_retryable_status, retry_after_seconds,
+                             with_transport_retries)
+from judge.llm.structured import ConcreteMode, OutputInvalid, OutputTruncated
+from judge.llm.types import CallSpec, LLMSettings, Usage
+
+#: The CallState of the call running in this task, for the wrapped completion function.
+_STATE: contextvars.ContextVar[CallState] = contextvars.ContextVar("reasonjudge_llm_call_state")
+
+_INSTRUCTOR_MODES = {"json": "JSON", "md_json": "MD_JSON", "json_schema": "JSON_SCHEMA", "tools": "TOOLS"}
+
+
+@lru_cache(maxsize=1)
+def import_litellm() -> Any:
+    """Import and configure litellm once: offline price map, quiet, no callbacks."""
+    # Before the import: litellm otherwise downloads its price map at import time.
+    os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+    os.environ.setdefault("LITELLM_TELEMETRY", "False")
+    import litellm
+
+    # Otherwise litellm prints a "Give Feedback / Get Help" banner to stdout on every error.
+    litellm.suppress_debug_info = True
+    litellm.telemetry = False
+    # Nothing of ours listens to litellm's logging callbacks; they cost CPU per call.
+    litellm.callbacks = []
+    litellm.success_callback = []
+    litellm.failure_callback = []
+    litellm.turn_off_message_logging = True
+    litellm.disable_streaming_logging = True
+    # instructor logs every failed attempt at ERROR; with no handler configured Python
+    # would print them to stderr. Our results carry the error instead.
+    logging.getLogger("instructor").addHandler(logging.NullHandler())
+    logging.getLogger("LiteLLM").setLevel(logging.CRITICAL)
+    return litellm
+
+
+def _classify(e: Exception) -> Exception:
+    """Map a litellm / openai exception to TransportError (retried) or RequestRefused."""
+    litellm = import_litellm()
+    name = type(e).__name__
+    msg = str(e).splitlines()[0][:300] if str(e) else name
+    if isinstance(e, litellm.Timeout):
+        return TransportError(f"timeout: {msg}", status=408)
+    if isinstance(e, litellm.APIConnectionError):
+        return TransportError(f"connection error: {msg}")
+    status = getattr(e, "status_code", None)
+    if isinstance(status, int):
+        if is_retryable_status(status):
+            response = getattr(e, "response", None)
+            headers = getattr(response, "headers", None) or getattr(e, "litellm_response_headers", None)
+            return TransportError(f"HTTP {status}: {msg}", status=status, retry_after=retry_after_seconds(headers))
+        return RequestRefused(f"HTTP {status}: {msg}", status=status)
+    # An exception litellm did not map (a torn body, an SDK error): treat it as transit trouble.
+    return TransportError(f"{name}: {msg}")
+
+
+def _as_user_model(value: Any, response_model: type[BaseModel]) -> Any:
+    """Return ``value`` as an instance of ``response_model`` itself.
+
+    instructor validates into a subclass of the response model (with its schema mixin)
+    and hangs ``_raw_response`` on it; values from this path would then not compare equal
+    to the same values from the light path or the cache. The value is already validated
+    (with the context), so it is copied field by field, not validated again.
+    """
+    if type(value) is response_model or not isinstance(value, response_model):
+        return value
+    fields = {name: getattr(value, name) for name in type(value).model_fields}
+    return response_model.model_construct(_fields_set=set(value.model_fields_set), **fields)
+
+
+def _reply_text(completion: Any) -> str | None:
+    message = completion.choices[0].message
+    calls = getattr(message, "tool_calls", None)
+    if calls:
+        args = calls[0].function.arguments
+        return args if isinstance(args, str) else json.dumps(args)
+    return message.content
+
+
+def _logprobs(completion: Any) -> list[dict[str, Any]] | None:
+    lp = getattr(completion.choices[0], "logprobs", None)
+    content = getattr(lp, "content", None) if lp is not None else None
+    if not content:
+        return None
+    out = []
+    for t in content:
+        t = t if isinstance(t, dict) else t.model_dump()
+        out.append({"token": t.get("token"), "logprob": t.get("logprob"),
+                    "top": [{"token": a.get("token"), "logprob": a.get("logprob")} for a in t.get("top_logprobs") or []]})
+    return out
+
+
+class LiteLLMBackend:
+    """Complete calls through litellm (transport) and instructor (structure)."""
+
+    def __init__(self, settings: LLMSettings, route: Route) -> None:
+        self.litellm = import_litellm()
+        import instructor
+
+        self.settings = settings
+        self.route = route
+        self.mode: ConcreteMode = route.mode if route.mode != "auto" else self._auto_mode()
+        self._instructor = instructor.from_litellm(self._acompletion, mode=instructor.Mode[_INSTRUCTOR_MODES[self.mode]])
+        from instructor.v2.core.errors import IncompleteOutputException, InstructorRetryException
+        from instructor.v2.core.retry import _RETRYABLE_PARSE_ERRORS
+
+        self._incomplete = IncompleteOutputException
+        self._retry_exhausted = InstructorRetryException
+        self._parse_errors = _RETRYABLE_PARSE_ERRORS
+        self.price_known = self._price_known()
+        self.missing_keys = self._missing_keys()
+
+    def _auto_mode(self) -> ConcreteMode:
+        if self.route.provider in ("ollama", "ollama_chat"):
+            return "json"
+        if self.route.provider in OPENAI_COMPATIBLE and self.settings.api_base:
+            return "json"  # a self-hosted OpenAI-compatible server, forced onto litellm
+        try:
+            if self.litellm.supports_function_calling(self.settings.model):
+                return "tools"
+        except Exception:  # litellm raises for models it does not know
+            pass
+        return "md_json"
+
+    def _missing_keys(self) -> list[str]:
+        # Checked up front: litellm reports a missing key as a 500, which would be retried.
+        try:
+            missing = self.litellm.validate_environment(model=self.settings.model).get("missing_keys") or []
+        except Exception:
+            return []
+        return [k for k in missing if k.endswith("_KEY")]
+
+    def _price_known(self) -> bool:
+        try:
+            info = self.litellm.get_model_info(self.settings.model)
+        except Exception:  # unknown model: litellm raises
+            return False
+        return info.get("input_cost_per_token") is not None and info.get("output_cost_per_token") is not None
+
+    def _cost(self, completion: Any) -> float | None:
+        if not self.price_known:
+            return None  # litellm may answer 0.0 for an unpriced model: unknown is not free
+        # litellm already priced the reply while building it; pricing it again costs ~2 ms.
+        hidden = getattr(completion, "_hidden_params", None) or {}
+        cost = hidden.get("response_cost") if isinstance(hidden, dict) else getattr(hidden, "response_cost", None)
+        if isinstance(cost, (int, float)):
+            return float(cost)
+        try:
+            return float(self.litellm.completion_cost(completion_response=completion, model=self.settings.model))
+        except Exception:
+            return None
+
+    async def aclose(self) -> None:
+        """Nothing to close: litellm owns its HTTP clients."""
+
+    async def _acompletion(self, **kwargs: Any) -> Any:
+        """One litellm call under our transport retries; what instructor calls."""
+        state = _STATE.get()
+
+        async def send() -> Any:
+            try:
+                # max_retries/num_retries=0: retries belong to with_transport_retries, not litellm.
+                return await self.litellm.acompletion(**kwargs, max_retries=0, num_retries=0)
+            except Exception as e:
+                raise _classify(e) from e
+
+        try:
+            completion = await with_transport_retries(send, self.settings, state)
+        except (TransportError, RequestRefused) as e:
+            state.extra["fatal"] = e
+            raise
+        usage = getattr(completion, "usage", None)
+        pt = getattr(usage, "prompt_tokens", None)
+        ct = getattr(usage, "completion_tokens", None)
+        state.add_usage(pt, ct, self._cost(completion))
+        return completion
+
+    def _kwargs(self, spec: CallSpec) -> dict[str, Any]:
+        kw: dict[str, Any] = {"model": self.settings.model, "temperature": spec.temperature,
+                              "timeout": self.settings.timeout_s}
+        if self.settings.api_base:
+            kw["api_base"] = self.settings.api_base
+        if spec.max_tokens is not None:
+            kw["max_tokens"] = spec.max_tokens
+        if spec.seed is not None:
+            kw["seed"] = spec.seed
+        if spec.top_logprobs is not None:
+            kw["logprobs"] = True
+            if spec.top_logprobs > 0:
+                kw["top_logprobs"] = spec.top_logprobs
+        return kw
+
+    async def complete(self, spec: CallSpec, response_model: type[BaseModel] | None,
+                       context: dict[str, Any] | None, state: CallState) -> tuple[BaseModel | None, CachedReply]:
+        """Send ``spec`` (see ``OpenAIHTTPBackend.complete`` for what it raises)."""
+        from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
+
+        if self.missing_keys:
+            raise RequestRefused(f"no API key for {self.settings.model}: set {' or '.join(self.missing_keys)} "
+                                 "in the environment")
+        token = _STATE.set(state)
+        try:
+            if response_model is None:
+                completion = await self._acompletion(messages=spec.messages, **self._kwargs(spec))
+                value = None
+            else:
+                reasks = AsyncRetrying(stop=stop_after_attempt(self.settings.max_reasks + 1),
+                                       retry=retry_if_exception_type(self._parse_errors), reraise=True)
+                try:
+                    value, completion = await self._instructor.create_with_completion(
+                        messages=list(spec.messages), response_model=response_model, max_retries=reasks,
+                        context=context, strict=False, **self._kwargs(spec))
+                    value = _as_user_model(value, response_model)
+                except (self._retry_exhausted, self._incomplete, AssertionError, *self._parse_errors) as e:
+                    # AssertionError: instructor's way of reporting a refusal in the reply.
+                    fatal = state.extra.get("fatal")
+                    if fatal is not None:
+                        raise fatal from e
+                    raise self._output_error(e, spec) from e
+        finally:
+            _STATE.reset(token)
+        usage = Usage(prompt_tokens=state.prompt_tokens, completion_tokens=state.completion_tokens,
+                      cost_usd=state.cost_usd)
+        return value, CachedReply(text=_reply_text(completion), finish_reason=completion.choices[0].finish_reason,
+                                  usage=usage, logprobs=_logprobs(completion))
+
+    def _output_error(self, e: Exception, spec: CallSpec) -> OutputInvalid:
+        if isinstance(e, self._incomplete):
+            return OutputTruncated(f"the output was cut at max_tokens={spec.max_tokens} (finish_reason=length)")
+        last: BaseException = e
+        if isinstance(e, self._retry_exhausted) and getattr(e, "failed_attempts", None):
+            last = e.failed_attempts[-1].exception
+        if isinstance(last, ValidationError):
+            return OutputInvalid(str(last))
+        return OutputInvalid(f"{type(last).__name__}: {last}")
