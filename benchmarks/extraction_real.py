@@ -264,17 +264,52 @@ def run_source(items: list[Item]) -> dict[str, Any]:
     }
 
 
+# A model that keeps writing the two-shot pattern starts a new "Question:" of its own
+# (frequent in the Claude dump); what follows answers a question nobody asked.
+_CONTINUATION = re.compile(r"\n[ \t]*(?:Question|Human|User)\s*:")
+# An explicit option statement, by a rule much simpler than ours: "answer/option/答案",
+# within 20 characters "is" / ":" / 为 / 是, then an option letter.
+_STATES_OPTION = re.compile(
+    r"(?:answer|option|答案)[^\n]{0,20}?(?:\bis\b|[:：]|为|是)[\s*:：]*\(?((?-i:[A-Z]))\)?(?![A-Za-z])", re.I)
+
+
+def stated_option(response: str, choices: list[str]) -> str | None:
+    """The last option letter the response states explicitly before any few-shot continuation."""
+    cut = _CONTINUATION.search(response, 20)
+    text = response[:cut.start()] if cut else response
+    letters = [m.group(1) for m in _STATES_OPTION.finditer(text) if m.group(1) in LETTERS[:len(choices)]]
+    return letters[-1] if letters else None
+
+
 def mathvista_nonanswers(items: list[Item]) -> dict[str, Any]:
-    """Official non-answers scored correct, and how many of them we score correct."""
+    """Official non-options scored correct; split into real non-answers and stated options.
+
+    The official extraction of an item can be a non-option although the response states an
+    option (GPT-4 extracted "34" from "the answer is B (34m)"; Claude's dump has answers
+    followed by made-up "Question:" turns, from which the extraction was taken). Those are
+    answers, and scoring them is right. A *non-answer* is an official non-option whose
+    response states no option (:func:`stated_option`): refusals, "none of the options",
+    numbers that match no option. None of those may be scored correct.
+    """
     snapped = [it for it in items if it.answer_type == "choice" and it.official_correct
                and not is_option_answer(it.official_answer, it.choices or [])]
-    ours_correct = []
+    nonanswers, stated = [], []
     for it in snapped:
-        _, ok = evaluate(it)
-        if ok:
-            ours_correct.append(it.id)
-    return {"official_nonanswers_scored_correct": len(snapped), "ours_scored_correct": len(ours_correct),
-            "ours_scored_correct_ids": ours_correct}
+        (stated if stated_option(it.response, it.choices or []) else nonanswers).append(it)
+    ours_correct = [it.id for it in nonanswers if evaluate(it)[1]]
+    stated_agree = []
+    for it in stated:
+        ext, _ = evaluate(it)
+        stated_agree.append(ext.value == stated_option(it.response, it.choices or []))
+    return {
+        "official_nonoptions_scored_correct": len(snapped),
+        "nonanswers": len(nonanswers),
+        "nonanswers_ours_scored_correct": len(ours_correct),
+        "nonanswers_ours_scored_correct_ids": ours_correct,
+        "stated_option_items": len(stated),
+        "stated_option_ids": [it.id for it in stated],
+        "stated_option_ours_agree": sum(stated_agree),
+    }
 
 
 def mmmu_stated(items: list[Item]) -> dict[str, Any]:
@@ -378,8 +413,10 @@ def main(argv: list[str] | None = None) -> int:
     nonans = {name: mathvista_nonanswers(sources[name]) for name in ("mathvista/gpt4", "mathvista/claude")}
     report["mathvista_nonanswers"] = nonans
     for name, r in nonans.items():
-        print(f"{name}: official non-answers scored correct={r['official_nonanswers_scored_correct']}, "
-              f"of which we score correct={r['ours_scored_correct']}")
+        print(f"{name}: official non-option extractions scored correct={r['official_nonoptions_scored_correct']}: "
+              f"{r['nonanswers']} non-answers (we score {r['nonanswers_ours_scored_correct']} correct), "
+              f"{r['stated_option_items']} responses that state an option (we extract that option in "
+              f"{r['stated_option_ours_agree']})")
     stated = mmmu_stated(sources["mmmu_pro"])
     report["mmmu_pro_stated"] = stated
     print(f"mmmu_pro: {stated['stating_one']} of {stated['responses']} responses state one letter; "
@@ -396,7 +433,7 @@ def main(argv: list[str] | None = None) -> int:
     tmp.write_text(json.dumps(report, ensure_ascii=False, indent=1), encoding="utf-8")
     tmp.replace(args.out)
     print(f"report -> {args.out}")
-    nonans_total = sum(r["ours_scored_correct"] for r in nonans.values())
+    nonans_total = sum(r["nonanswers_ours_scored_correct"] for r in nonans.values())
     print(f"mathvista_nonanswers_scored_correct={nonans_total} "
           f"mmmu_pro_stated_answer_agreement={stated['ours_agreement']:.4f} "
           f"rule_responses_per_s={speed['rule_responses_per_s']:.0f} "

@@ -40,6 +40,7 @@ _CODES = {
     "₹": "INR", "inr": "INR", "rs": "INR", "rs.": "INR", "rupee": "INR", "rupees": "INR",
     "₩": "KRW", "krw": "KRW", "won": "KRW", "韩元": "KRW",
 }
+_CLOCK_AFTER = re.compile(r"[:：]\d\d")
 _DECIMAL_COMMA = re.compile(r",(\d{1,2})(?!\d)")
 _EURO_GROUPS = re.compile(r"(?P<sign>[-−–]\s?)?(?P<int>\d{1,3}(?:\.\d{3})+),(?P<frac>\d{1,2})(?!\d)")
 
@@ -72,6 +73,8 @@ def parse_currency(text: str, start: int, end: int, *, tight: bool = False) -> P
             num, amount_end = got, got.end
         else:
             return None
+    if _CLOCK_AFTER.match(text, amount_end, end):
+        return None  # "19:00" is a clock time, not 19 of anything
     value: float | int = num.value
     stop = amount_end
     sm = _SUFFIX.match(text, stop, end)

@@ -44,7 +44,7 @@ _CONNECTIVE = re.compile(
     r"|as\s+a\s+result|consequently|in\s+total|altogether|this\s+means|所以|因此|故|综上所述?)\b[,，:：]?\s*",
     re.IGNORECASE,
 )
-_COPULA = re.compile(r"(?:\s(?:is|are|was|were|equals|equal\s+to|be|of|would\s+be|will\s+be)\s|\s?[=≈:：]\s?|为|是|等于)",
+_COPULA = re.compile(r"(?:\s(?:is|are|was|were|equals|equal\s+to|be|of|would\s+be|will\s+be)\s|\s?[=≈]\s?|(?<!\d)[:：](?!\d)\s?|为|是|等于)",
                      re.IGNORECASE)
 _SENTENCE_STOP = re.compile(r"(?<!\d)[.!?。！？](?=\s|$)|\n\s*\n")
 _LEAD = re.compile(r"\s*(?:\*\*)?\s*(?:[(\[]\s*(?P<p>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?=\s*(?:[.):：]|\*\*|\n|$)))")
@@ -55,8 +55,9 @@ _HEDGE = re.compile(
     r"|\b(?:could|might|may)\s+be\s+(?:either\s+)?(?:option\s+)?\(?(?-i:[A-Z])\)?\s+or\s+(?:option\s+)?\(?(?-i:[A-Z])\)?",
     re.IGNORECASE,
 )
-_NUMERIC = frozenset({"integer", "float", "currency", "percent"})
-_NUMBER_TOKEN = re.compile(r"(?<![\w.^_])[-−]?\$?\d[\d,]*(?:\.\d+)?(?![\d^_])")
+_CONTINUATION = re.compile(r"\n[ \t]*(?:\*\*)?(?:Question|Human|User|问题|题目)\s*\d*\s*(?:\*\*)?[:：]")
+_SCALAR = frozenset({"integer", "float", "currency", "percent", "time", "duration"})
+_NUMBER_TOKEN = re.compile(r"(?<![\w.^_:：])[-−]?\$?\d[\d,]*(?:\.\d+)?(?![\d^_])")
 _UNPARSABLE = {
     "integer": "unparsable_number", "float": "unparsable_number", "currency": "unparsable_number",
     "percent": "unparsable_number", "time": "unparsable_time", "duration": "unparsable_duration",
@@ -114,6 +115,11 @@ def extract_answer(text: str, answer_type: AnswerType, *, choices: Sequence[str]
         raise ValueError(f"{len(choices)} choices; at most {len(LETTERS)} can be lettered")
     if not text or not text.strip():
         return Extraction(reason="empty_response")
+    cut = _CONTINUATION.search(text, 20)
+    if cut is not None and text[:cut.start()].strip():
+        # A model that keeps writing the few-shot pattern ("\n\nQuestion: ...") answers
+        # questions nobody asked; its answer to this one is before the first of them.
+        text = text[:cut.start()]
     got = _extract(text, answer_type, choices, question)
     if got.value is not None and format_hint and answer_type in ("float", "currency", "percent"):
         if "integer" in format_hint.lower() and isinstance(got.value, float) and got.value.is_integer():
@@ -247,16 +253,31 @@ def _conclusion(text: str, answer_type: str, choices: Sequence[str] | None, tail
                 return _found(text, res, "conclusion")
             if isinstance(res, NoValue) and res.reason == "several_final_answers":
                 return Extraction(reason=res.reason, method="conclusion")
-        if answer_type in _NUMERIC:
-            # "So, the spring is compressed by 1.3 cm.": the sentence's only number.
-            first = starts[-1] if copulas else a
-            nums = _NUMBER_TOKEN.findall(text, first, b)
-            if len(nums) == 1:
-                hit = _NUMBER_TOKEN.search(text, first, b)
-                res = _parse(answer_type, text, hit.start(), b, choices, tight=False)  # type: ignore[union-attr]
-                if isinstance(res, Parsed):
-                    return _found(text, res, "conclusion_number")
+        if answer_type in _SCALAR:
+            # "So, the spring is compressed by 1.3 cm.": the sentence's only value.
+            only = _only_value(text, answer_type, starts[-1] if copulas else a, b)
+            if only is not None:
+                return _found(text, only, "conclusion_value")
     return None
+
+
+def _only_value(text: str, answer_type: str, a: int, b: int) -> Parsed | None:
+    """Return the one value of the type in ``text[a:b]``; None when there are none or several."""
+    found: list[Parsed] = []
+    pos = a
+    while pos < b:
+        m = _NUMBER_TOKEN.search(text, pos, b)
+        if m is None:
+            break
+        res = _parse(answer_type, text, m.start(), b, None, tight=False)
+        if isinstance(res, Parsed):
+            found.append(res)
+            pos = max(res.end, m.end())
+        else:
+            pos = m.end()
+        if len({repr(f.value) for f in found}) > 1:
+            return None
+    return found[-1] if found else None
 
 
 def _last_sentence(text: str, tail: int, n: int) -> tuple[int, int]:

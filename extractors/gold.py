@@ -23,7 +23,12 @@ from extractors.types import ANSWER_TYPES, AnswerType, AnswerValue, Parsed
 _LETTER = re.compile(r"^[(\[]?\s*([A-Za-z])\s*[)\]]?\.?$")
 _LIST_SEP = re.compile(r"\s*(?:,|，|、|;|→|->|⟶|>|\band\b|\s)\s*", re.IGNORECASE)
 _REST_OK = re.compile(r"[\s.。]*$")
-_UNIT_TAIL = re.compile(r"\s*(?:[°%％]|[A-Za-z/²³·\s\^\d\-]{0,20}|[\u4e00-\u9fff]{1,4})\s*[.。]?$")
+# What may follow a gold number: a unit of at most two words ("145°", "1000 ml", "5 m/s",
+# "12 years", "10 cm^2", "个"), nothing else: "twelve apples and a pear" is not a number.
+_UNIT_TAIL = re.compile(
+    r"\s*(?:[°%％]|[A-Za-zµμΩ][A-Za-z/²³·\^\d\-]{0,11}(?:\s[A-Za-z][A-Za-z/²³\^\d\-]{0,11})?"
+    r"|[\u4e00-\u9fff]{1,4})?\s*[.。]?$"
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ from extractors.markup import MARKUP_RE
 from extractors.types import NoValue, Parsed
 
 _YN = re.compile(
-    r"(?P<v>yes|no|true|false|correct|incorrect|right|wrong)\b(?!\s+(?:or|and)\b|-)"
+    r"(?P<v>yes|no|true|false|correct|incorrect|right|wrong)\b(?!-)"
     r"|(?P<z>不是|不对|不正确|错误|是的|正确|否|是|对|错|不)",
     re.IGNORECASE,
 )

@@ -1,0 +1,152 @@
+"""Option letters, letter sets and letter sequences out of real chains of thought."""
+
+from __future__ import annotations
+
+import pytest
+
+from extractors import extract_answer
+
+FOUR = ["135°", "140°", "145°", "150°"]
+CITIES = ["hong kong", "osaka", "shanghai", "tokyo"]
+TEN = [f"option {i}" for i in range(10)]
+
+
+@pytest.mark.parametrize(
+    ("response", "choices", "expected"),
+    [
+        pytest.param("Thus, the answer is C (145°).", FOUR, "C", id="answer-is-letter-then-text"),
+        pytest.param("The answer is B", FOUR, "B", id="not-first-capital-T"),
+        pytest.param("A", FOUR, "A", id="lone-A-is-a-letter"),
+        pytest.param("(A)", FOUR, "A", id="lone-bracketed-A"),
+        pytest.param("**Answer: B**", TEN, "B", id="bold-answer-line"),
+        pytest.param("**Answer:** D", TEN, "D", id="bold-label-only"),
+        pytest.param("Answer: \\( \\text{I} \\)", TEN, "I", id="latex-text-letter"),
+        pytest.param("Thus, the closest match is:\n\\[\n\\text{Answer: G}\n\\]", TEN, "G", id="latex-display-answer"),
+        pytest.param("so the final answer is $\\boxed{E}$.", TEN, "E", id="boxed"),
+        pytest.param("the most expensive bike is \\boxed{C}.", list("ABCDE"), "C", id="boxed-qwen-mathv"),
+        pytest.param("Answer: I. 2.70 m²\n\nPlease correct the given answer if appropriate.", TEN, "I",
+                     id="letter-then-option-text-then-prose"),
+        pytest.param("正确答案是 C", FOUR, "C", id="zh-correct-answer-is"),
+        pytest.param("所以∠3=55°\n\n答案:A", FOUR, "A", id="zh-answer-colon"),
+        pytest.param("因此∠E的度数是22°\n\n所以答案为A", FOUR, "A", id="zh-answer-wei"),
+        pytest.param("由此可知故选B。", FOUR, "B", id="zh-gu-xuan"),
+        pytest.param("The correct option is: \n\nB\n", ["Yes", "No"], "B", id="answer-on-next-line"),
+        pytest.param(
+            "**A. Political instability**: plausible.\n**B. The spread of pathogens**: could contribute.\n"
+            "**C. New trade routes**: growth, not decline.\n\n3. **Conclusion**: political factors.\n\nAnswer: A",
+            TEN, "A", id="discusses-several-options-then-concludes"),
+        pytest.param("Option A is wrong since the rate rises. So B. Wait, actually C.", FOUR, "C",
+                     id="self-correction-wait-actually"),
+        pytest.param("The answer is B. Wait, checking again, the answer is C.", FOUR, "C",
+                     id="self-correction-restated"),
+        pytest.param("B. The reason is that option A ignores friction and C double counts it.", FOUR, "B",
+                     id="answer-first-then-explanation"),
+        pytest.param("(B) Because the angles are supplementary, A and D are impossible.", FOUR, "B",
+                     id="bracketed-answer-first"),
+        pytest.param("Thus, the answer is D (tokyo).", CITIES, "D", id="mathvista-letter-with-text"),
+        pytest.param("Among the Japanese cities, Tokyo is the largest city. The answer is Tokyo.", CITIES, "D",
+                     id="option-text-instead-of-letter"),
+        pytest.param("Therefore, the measure of angle BOC is 145°.", FOUR, "C", id="option-text-in-conclusion"),
+        pytest.param("The answer is 145", FOUR, "C", id="numeric-option-without-unit"),
+        pytest.param("Option C is correct because the reading is 145°.", FOUR, "C", id="option-c-is-correct"),
+        pytest.param("After checking each, C is the correct answer.", FOUR, "C", id="c-is-the-correct-answer"),
+        pytest.param("I would go with option D.", FOUR, "D", id="i-would-go-with"),
+        pytest.param("Answer: c", FOUR, "C", id="lower-case-lone-letter"),
+        pytest.param("The hottest months are July and August.\n\nThe answer is B.\n\nQuestion: How many legs does a "
+                     "spider have?\nAnswer: D", ["Dec-Feb", "July and August", "March and April", "May"], "B",
+                     id="fewshot-continuation-ignored"),
+        pytest.param("... so we pick **C**.", FOUR, "C", id="bold-letter-in-last-paragraph"),
+    ],
+)
+def test_choice_found(response: str, choices: list[str], expected: str) -> None:
+    got = extract_answer(response, "choice", choices=choices)
+    assert got.value == expected, got
+    assert got.reason is None
+    assert got.evidence and got.evidence in response  # evidence is verbatim
+
+
+@pytest.mark.parametrize(
+    ("response", "choices", "reason"),
+    [
+        pytest.param("The question does not provide enough information to determine which object has the best "
+                     "PSNR score.", ["Lego", "Mats", "Mic", "Ship"], "refusal", id="refusal-mathvista-gpt4"),
+        pytest.param("The solution cannot be provided without the function details.", ["Yes", "No"], "refusal",
+                     id="refusal-cannot-be-provided"),
+        pytest.param("I'm sorry, but I can't see the image.", FOUR, "refusal", id="refusal-sorry"),
+        pytest.param("Therefore, none of the options (A, B, C, D) are correct.", FOUR, "none_of_the_options",
+                     id="none-of-the-options"),
+        pytest.param("The answer is either B or C.", FOUR, "several_final_answers", id="hedge-either-or"),
+        pytest.param("Answer: B or C", FOUR, "several_final_answers", id="hedge-answer-line"),
+        pytest.param("It could be B or C, depending on the friction.", FOUR, "several_final_answers",
+                     id="hedge-could-be"),
+        pytest.param("Thus, the answer is E.", FOUR, "not_an_option", id="letter-beyond-options"),
+        pytest.param("The answer is 34.", ["30", "32", "36", "38"], "not_an_option", id="number-not-an-option"),
+        pytest.param("A large part of the figure is shaded, so the area grows.", FOUR, "no_answer",
+                     id="article-A-is-not-a-letter"),
+        pytest.param("The graph shows a steady rise over the decade.", FOUR, "no_answer", id="nothing-stated"),
+        pytest.param("   ", FOUR, "empty_response", id="empty"),
+    ],
+)
+def test_choice_not_found(response: str, choices: list[str], reason: str) -> None:
+    got = extract_answer(response, "choice", choices=choices)
+    assert got.value is None
+    assert got.reason == reason
+
+
+def test_option_text_is_never_snapped_to_nearest() -> None:
+    # "Tokio" is one edit from "tokyo": MathVista's normaliser would snap it; we do not.
+    got = extract_answer("The answer is Tokio.", "choice", choices=CITIES)
+    assert got.value is None
+
+
+def test_long_option_text_near_exact_match() -> None:
+    opts = ["The spread of pathogens across the Silk Road", "Development of new trade routes"]
+    got = extract_answer("The answer is the spread of pathogens across the silk road", "choice", choices=opts)
+    assert got.value == "A"
+
+
+def test_duplicate_option_texts_are_ambiguous_not_guessed() -> None:
+    got = extract_answer("The answer is 18.", "choice", choices=["9", "12", "18", "18"])
+    assert got.value is None
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        pytest.param("Answer: A, C and D", ["A", "C", "D"], id="comma-and"),
+        pytest.param("The correct options are: [C, A]", ["A", "C"], id="brackets-sorted"),
+        pytest.param("Final answer: ACD", ["A", "C", "D"], id="run-of-letters"),
+        pytest.param("答案是A和C", ["A", "C"], id="zh-he"),
+        pytest.param("The answer is B", ["B"], id="single-letter-set"),
+        pytest.param("**Answer:** (B), (E)", ["B", "E"], id="bracketed-letters"),
+    ],
+)
+def test_multi_choice(response: str, expected: list[str]) -> None:
+    got = extract_answer(response, "multi_choice", choices=list("abcde"))
+    assert got.value == expected, got
+
+
+def test_multi_choice_hedge() -> None:
+    got = extract_answer("The answer is A or C.", "multi_choice", choices=list("abcd"))
+    assert got.value is None and got.reason == "several_final_answers"
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        pytest.param("So the route is B → D → C → E → F → A.\nFinal answer: [B,D,C,E,F,A]",
+                     ["B", "D", "C", "E", "F", "A"], id="bracket-list"),
+        pytest.param("The correct order is B, D, C, E, F, A.", ["B", "D", "C", "E", "F", "A"], id="comma-list"),
+        pytest.param("Answer: [A,D,A,D,A]", ["A", "D", "A", "D", "A"], id="repeats-kept"),
+        pytest.param("The sequence is B-D-C-E-F-A", ["B", "D", "C", "E", "F", "A"], id="dash-list"),
+        pytest.param("答案：BDCEFA", ["B", "D", "C", "E", "F", "A"], id="zh-run"),
+    ],
+)
+def test_ordering(response: str, expected: list[str]) -> None:
+    got = extract_answer(response, "ordering", choices=list("abcdef"))
+    assert got.value == expected, got
+
+
+def test_ordering_letter_outside_options() -> None:
+    got = extract_answer("Answer: [A,D,G]", "ordering", choices=list("abcd"))
+    assert got.value is None and got.reason == "not_an_option"
