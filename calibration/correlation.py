@@ -102,9 +102,7 @@ def group_correlation_score(x: Sequence[float], y: Sequence[float], groups: Sequ
     ...                         method="pearson")
     0.0
     """
-    import warnings
-
-    from calibration.undefined import UndefinedMetricWarning
+    from calibration.undefined import capture_undefined
 
     g = np.asarray(groups, dtype=object)
     a = np.asarray(x, dtype=float)
@@ -113,13 +111,15 @@ def group_correlation_score(x: Sequence[float], y: Sequence[float], groups: Sequ
         raise ValueError("group_correlation_score: x, y and groups must have equal length")
     fn = _METHODS[method]
     values = []
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedMetricWarning)  # undefined groups are skipped by design
-        for key in dict.fromkeys(g.tolist()):
-            m = g == key
-            v = fn(a[m], b[m])
-            if not np.isnan(v):
-                values.append(v)
+    first_reason = None
+    for key in dict.fromkeys(g.tolist()):
+        m = g == key
+        v, reason = capture_undefined(fn, a[m], b[m])  # undefined groups are skipped by design
+        if np.isnan(v):
+            first_reason = first_reason or f"group {key!r}: {reason}"
+        else:
+            values.append(v)
     if not values:
-        return undefined(f"group_correlation_score: the {method} correlation is undefined in every group")
+        return undefined(f"group_correlation_score: the {method} correlation is undefined in every group "
+                         f"(e.g. {first_reason})")
     return float(np.mean(values))
