@@ -17,6 +17,7 @@ import contextvars
 import json
 import logging
 import os
+import warnings
 from functools import lru_cache
 from typing import Any
 
@@ -41,6 +42,9 @@ def import_litellm() -> Any:
     # Before the import: litellm otherwise downloads its price map at import time.
     os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
     os.environ.setdefault("LITELLM_TELEMETRY", "False")
+    # litellm's types make pydantic warn (at import and on first calls) about a
+    # qualifier it does not enforce; a user of reasonjudge can do nothing about it.
+    warnings.filterwarnings("ignore", message=r".*using the `ReadOnly` qualifier", category=UserWarning)
     import litellm
 
     # Otherwise litellm prints a "Give Feedback / Get Help" banner to stdout on every error.

@@ -210,6 +210,15 @@ class FakeOpenAIServer:
         self.script = None
 
     @property
+    def default(self) -> Reply:
+        """The reply when neither the queue nor the script gives one (a str or dict is accepted)."""
+        return self._default
+
+    @default.setter
+    def default(self, reply: Reply | str | dict[str, Any]) -> None:
+        self._default = _as_reply(reply)
+
+    @property
     def request_count(self) -> int:
         return self._count
 
