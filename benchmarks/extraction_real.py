@@ -72,13 +72,17 @@ def load_mathvista(path: Path, source: str) -> list[Item]:
     data = json.loads(path.read_text(encoding="utf-8"))
     items = []
     for pid, v in data.items():
+        gold = v["answer"]
         if v["question_type"] == "multi_choice":
             answer_type = "choice"
+            # MathVista's gold is the option text; the letter is its position. Some option
+            # texts are letters themselves (['(c)', '(a)', '(e)', '(d)', '(b)']), so map here.
+            gold = LETTERS[v["choices"].index(gold)]
         else:
             answer_type = {"integer": "integer", "float": "float"}.get(v["answer_type"], "text")
         items.append(Item(
             source=source, id=str(pid), response=v.get("response") or "", answer_type=answer_type,
-            gold=v["answer"] if not isinstance(v["answer"], list) else json.dumps(v["answer"]),
+            gold=gold if not isinstance(gold, list) else json.dumps(gold),
             choices=v["choices"], official_correct=bool(v["true_false"]),
             official_answer=v.get("extraction"), precision=v.get("precision"),
             extra={"official_prediction": v.get("prediction")},
@@ -94,10 +98,17 @@ def load_mmmu_pro(path: Path) -> list[Item]:
             r = json.loads(line)
             items.append(Item(
                 source="mmmu_pro", id=r["id"], response=r["response"] or "", answer_type="choice",
-                gold=r["answer"], choices=[str(o) for o in ast.literal_eval(r["options"])],
+                gold=r["answer"], choices=_mmmu_options(r["options"]),
                 official_correct=bool(r["if_right"]), official_answer=r.get("pred_indexs"),
             ))
     return items
+
+
+def _mmmu_options(raw: str) -> list[str]:
+    options = ast.literal_eval(raw)
+    if len(options) == 1 and isinstance(options[0], list):  # one record nests its list: [['A', 'B', ...]]
+        options = options[0]
+    return [str(o) for o in options]
 
 
 def _math_v_type(gold: str, options: list[str]) -> str:

@@ -67,7 +67,18 @@ def _skip(text: str, pos: int, end: int) -> int:
     return pos
 
 
-def _letter_at(text: str, pos: int, end: int, *, tight: bool) -> tuple[str, int, int] | None:
+def _option_follows(text: str, pos: int, end: int, letter: str, choices: Sequence[str] | None) -> bool:
+    """Whether the letter's own option text follows it: "C. lizard", "D tokyo"."""
+    i = ord(letter) - 65
+    if not choices or i >= len(choices):
+        return False
+    option = fold_text(str(choices[i]))
+    after = fold_text(text[pos:min(end, pos + len(str(choices[i])) + 8)])
+    return bool(option) and after.startswith(option)
+
+
+def _letter_at(text: str, pos: int, end: int, *, tight: bool,
+               choices: Sequence[str] | None = None) -> tuple[str, int, int] | None:
     """Return (letter, start, end) of an option letter opening ``text[pos:end]``."""
     m = _BRACKETED.match(text, pos, end)
     if m:
@@ -75,7 +86,8 @@ def _letter_at(text: str, pos: int, end: int, *, tight: bool) -> tuple[str, int,
     m = _BARE.match(text, pos, end)
     if m:
         nxt = _NEXT_WORD.match(text, m.end(), end)
-        if nxt and nxt.group(1) not in _AFTER_LETTER_OK:
+        if (nxt and nxt.group(1) not in _AFTER_LETTER_OK and text[m.end() - 1] != ")"
+                and not _option_follows(text, m.end(), end, m.group("l"), choices)):
             return None  # "A large part of ..." / "I think": an article or a pronoun
         if tight and not _tight_end(text, m.end(), end):
             return None
@@ -99,7 +111,7 @@ def parse_choice(text: str, start: int, end: int, choices: Sequence[str] | None,
     p1 = MARKUP_RE.match(text, start, end).end()
     either = _EITHER.match(text, p1, end)
     pos = _skip(text, either.end() if either else p1, end)
-    hit = _letter_at(text, pos, end, tight=tight)
+    hit = _letter_at(text, pos, end, tight=tight, choices=choices)
     if hit is not None:
         letter, a, b = hit
         h = _HEDGE.match(text, b, end)
@@ -133,7 +145,7 @@ def match_option_text(text: str, start: int, end: int, choices: Sequence[str]) -
         hit = folded.get(key)
         if hit is not None and key:
             return Parsed(min(hit), start, cut) if len(hit) == 1 else NoValue("several_final_answers")
-    num = read_number(text, start, stop)
+    num = read_number(text, MARKUP_RE.match(text, start, stop).end(), stop)
     values = [_option_number(c) for c in choices]
     if num is not None and all(v is not None for v in values):
         same = [LETTERS[i] for i, v in enumerate(values) if abs(v - num.value) <= 1e-9 * max(1, abs(v))]
@@ -143,8 +155,11 @@ def match_option_text(text: str, start: int, end: int, choices: Sequence[str]) -
     return _fuzzy_option(text, start, stop, choices)
 
 
+_OPTION_UNIT = re.compile(r"~?(?:[a-zµμ]{1,4}(?:\^\{?[23]\}?|[²³])?|°|%)$")
+
+
 def _option_number(option: str) -> float | None:
-    s = fold_text(str(option)).rstrip("°%")
+    s = _OPTION_UNIT.sub("", fold_text(str(option)))  # "$8 \mathrm{~kg}$" -> "8"
     n = read_number(s, 0)
     if n is None or n.end != len(s):
         return None

@@ -44,7 +44,7 @@ _CONNECTIVE = re.compile(
     r"|as\s+a\s+result|consequently|in\s+total|altogether|this\s+means|所以|因此|故|综上所述?)\b[,，:：]?\s*",
     re.IGNORECASE,
 )
-_COPULA = re.compile(r"(?:\s(?:is|are|was|were|equals|equal\s+to|be|of|would\s+be|will\s+be)\s|\s?[=≈]\s?|(?<!\d)[:：](?!\d)\s?|为|是|等于)",
+_COPULA = re.compile(r"(?:\s(?:is|are|was|were|equals|equal\s+to|be|of|would\s+be|will\s+be)\s|\s?[=≈]\s?|为|是|等于)",
                      re.IGNORECASE)
 _SENTENCE_STOP = re.compile(r"(?<!\d)[.!?。！？](?=\s|$)|\n\s*\n")
 _LEAD = re.compile(r"\s*(?:\*\*)?\s*(?:[(\[]\s*(?P<p>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?=\s*(?:[.):：]|\*\*|\n|$)))")
@@ -57,7 +57,8 @@ _HEDGE = re.compile(
 )
 _CONTINUATION = re.compile(r"\n[ \t]*(?:\*\*)?(?:Question|Human|User|问题|题目)\s*\d*\s*(?:\*\*)?[:：]")
 _SCALAR = frozenset({"integer", "float", "currency", "percent", "time", "duration"})
-_NUMBER_TOKEN = re.compile(r"(?<![\w.^_:：])[-−]?\$?\d[\d,]*(?:\.\d+)?(?![\d^_])")
+# A number token: not inside a word, an exponent, a clock time, or a function argument "f(0)".
+_NUMBER_TOKEN = re.compile(r"(?<![\w.^_:：])(?<![A-Za-z]\()[-−]?\$?\d[\d,]*(?:\.\d+)?(?![\d^_])")
 _UNPARSABLE = {
     "integer": "unparsable_number", "float": "unparsable_number", "currency": "unparsable_number",
     "percent": "unparsable_number", "time": "unparsable_time", "duration": "unparsable_duration",

@@ -33,8 +33,8 @@ _TAG = re.compile(r"<answer>", _I)
 _LABEL = re.compile(r"(?<![A-Za-z])(?:answer|choice|option)(?-i:[ \t]*\([^)\n]{0,30}\))?[ \t*_]*[:：]", _I)
 # "the (correct|final|...) answer/option/choice (to the question) is (therefore):"
 _IS = re.compile(
-    r"(?<![A-Za-z])(?:answer|option|choice|order|ordering|sequence)(?:\s+(?:to|for)\s+(?:the|this)\s+"
-    r"(?:question|problem))?\s+(?:is|would\s+be|should\s+be|will\s+be|must\s+be|seems\s+to\s+be"
+    r"(?<![A-Za-z])(?:answer|option|choice|order|ordering|sequence)s?(?:\s+(?:to|for)\s+(?:the|this)\s+"
+    r"(?:question|problem))?\s+(?:is|are|would\s+be|should\s+be|will\s+be|must\s+be|seems\s+to\s+be"
     r"|appears\s+to\s+be|=)(?:\s+(?:therefore|thus|then|clearly|indeed|likely|probably))?"
     r"(?:\s+(?:option|choice))?\b[ \t*_]*[:：]?",
     _I,

@@ -147,17 +147,19 @@ def _gold_letter(gold: object, choices: Sequence[str] | None) -> str:
         gold = gold[0]
     s = str(gold).strip()
     letters = option_letters(choices)
+    # A letter is a letter, even when option texts are letters too (MMMU-Pro has options
+    # ['B', 'D', 'E', 'A', 'C'] with gold 'C' meaning the fifth option): golds are letters
+    # unless they are not, and only then option texts.
+    m = _LETTER.match(s)
+    if m and m.group(1).upper() in letters:
+        return m.group(1).upper()
     if choices:
-        # Option text first: when options are themselves letters ("A".."E") both readings agree.
         key = fold_text(s)
         hits = [LETTERS[i] for i, c in enumerate(choices) if fold_text(str(c)) == key]
         if hits:
             # Duplicate option texts (MathVista has ['9', '12', '18', '18']) are equally
             # right; the scorer compares option texts, so the first letter stands for both.
             return hits[0]
-    m = _LETTER.match(s)
-    if m and m.group(1).upper() in letters:
-        return m.group(1).upper()
     if choices:
         raise ValueError(f"gold {s!r} is neither an option letter ({letters[0]}-{letters[-1]}) "
                          f"nor one of the {len(choices)} option texts")

@@ -41,7 +41,10 @@ _MAGNITUDE_RE = re.compile(
     r"(?:\s*(?P<word>thousand|million|billion|trillion|bn)\b|(?P<k>k)(?![A-Za-z])|\s*(?P<cn>万亿|千万|百万|万|亿|兆))",
     re.IGNORECASE,
 )
-_FRAC_RE = re.compile(r"\\[dt]?frac\s*\{\s*(?P<n>[-−]?\d+(?:\.\d+)?)\s*\}\s*\{\s*(?P<d>\d+(?:\.\d+)?)\s*\}")
+_FRAC_RE = re.compile(
+    r"\\[dt]?frac\s*(?:\{\s*(?P<n>[-−]?\d+(?:\.\d+)?)\s*\}\s*\{\s*(?P<d>\d+(?:\.\d+)?)\s*\}"
+    r"|(?P<n1>\d)(?P<d1>\d)(?!\d))"  # \frac19: TeX's single-digit shorthand
+)
 _SLASH_RE = re.compile(r"\s*/\s*(?P<d>\d+)(?![\d.,/])")
 
 _CN_NUM = "零〇一二两三四五六七八九十百千万亿点壹贰叁肆伍陆柒捌玖拾佰仟"
@@ -140,7 +143,8 @@ def _read_latex_frac(text: str, pos: int, end: int) -> Number | None:
     m = _FRAC_RE.match(text, pos, end)
     if m is None:
         return None
-    n, d = float(m.group("n").replace("−", "-")), float(m.group("d"))
+    n = float((m.group("n") or m.group("n1")).replace("−", "-"))
+    d = float(m.group("d") or m.group("d1"))
     if d == 0:
         return None
     return Number(n / d, pos, m.end(), decimals=6, integral_form=False)

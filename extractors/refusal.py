@@ -15,7 +15,7 @@ _REFUSAL = re.compile(
     r"|no\s+way\s+to|don't|do\s+not|does\s+not|doesn't)\s+(?:be\s+)?(?:accurately\s+|definitively\s+|reliably\s+"
     r"|directly\s+|precisely\s+|exactly\s+)?"
     r"(?:determined?|answer(?:ed)?|provide[ds]?|solved?|calculated?|computed?|identif(?:y|ied)|tell|say|know"
-    r"|see|view|access|read|process|help|assist|give)\b"
+    r"|see|view|access|read|process|help|assist|give|find|found|state|figure\s+out|conclude|infer)\b"
     r"|\b(?:insufficient|not\s+enough|not\s+sufficient)\s+to\s+(?:answer|determine|solve|tell|calculate)\b"
     r"|\bthe\s+question\s+is\s+not\s+(?:valid|answerable|clear)\b"
     r"|\b(?:not|insufficient|lack\s+of|without)\s+(?:enough\s+|sufficient\s+|the\s+(?:necessary\s+)?|more\s+|any\s+"
