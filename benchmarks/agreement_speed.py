@@ -57,7 +57,7 @@ def pin_one_core() -> str:
 
 
 def naive_resample_metrics(x: np.ndarray, h: np.ndarray, docs: np.ndarray, *, group_level: bool = True) -> int:
-    """All bootstrapped metrics of one section for one resample, one library call each; returns #calls."""
+    """Compute all bootstrapped metrics of one section for one resample, one library call each; returns #calls."""
     calls = 0
     m = h.shape[1]
     for k in range(m):

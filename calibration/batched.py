@@ -93,7 +93,7 @@ def pair_tables(x: np.ndarray, y: np.ndarray, groups: np.ndarray, n_groups: int,
 
 
 def coincidences(ratings: np.ndarray, groups: np.ndarray, n_groups: int, *, levels: np.ndarray) -> np.ndarray:
-    """Krippendorff's coincidence matrix per group, ``(G, K, K)``, from items x raters data (NaN = none).
+    """Build Krippendorff's coincidence matrix per group, ``(G, K, K)``, from items x raters data (NaN = none).
 
     Item ``u`` with ``m_u >= 2`` values adds ``(n_u n_u^T - diag(n_u)) / (m_u - 1)``, where
     ``n_u[c]`` counts its raters who chose level ``c`` (the ``krippendorff`` package's formula).
@@ -114,7 +114,7 @@ def coincidences(ratings: np.ndarray, groups: np.ndarray, n_groups: int, *, leve
 
 def step_counts(y_pred: np.ndarray, y_true: np.ndarray, n_steps: np.ndarray, groups: np.ndarray,
                 n_groups: int) -> np.ndarray:
-    """Per-group step-level counts ``(G, 4)`` = TP1, FN1, TP0, FN0 of ``steps.step_macro_f1_score``.
+    """Count, per group, TP1, FN1, TP0, FN0 of ``steps.step_macro_f1_score``: shape ``(G, 4)``.
 
     Class 1 = correct step, 0 = the first erroneous step. Gold labels cover the steps up to
     the gold first error; a predicted first error ``p`` labels steps before ``p`` correct,
@@ -146,7 +146,7 @@ def _nan_where(cond: np.ndarray, value: np.ndarray) -> np.ndarray:
 
 
 def agreement(t: np.ndarray, vx: np.ndarray, vy: np.ndarray, *, exclude: float | None = None) -> np.ndarray:
-    """Share of items with equal values (``agreement.percent_agreement_score``); ``exclude`` drops a value (ties)."""
+    """Return the share of items with equal values (``agreement.percent_agreement_score``); ``exclude`` drops a value (ties)."""
     same = vx[:, None] == vy[None, :]
     keep = np.ones_like(same)
     if exclude is not None:
@@ -157,7 +157,7 @@ def agreement(t: np.ndarray, vx: np.ndarray, vy: np.ndarray, *, exclude: float |
 
 
 def kappa(t: np.ndarray, *, weights: Literal["none", "linear", "quadratic"] = "none") -> np.ndarray:
-    """Cohen's kappa from square tables over one label list (scikit-learn's formula, index distances)."""
+    """Return Cohen's kappa from square tables over one label list (scikit-learn's formula, index distances)."""
     k = t.shape[-1]
     i = np.arange(k)
     if weights == "none":
@@ -175,7 +175,7 @@ def kappa(t: np.ndarray, *, weights: Literal["none", "linear", "quadratic"] = "n
 
 
 def _pearson_from(t: np.ndarray, ax: np.ndarray, ay: np.ndarray) -> np.ndarray:
-    """Pearson's r of value arrays ``ax (..., Kx)``, ``ay (..., Ky)`` weighted by table ``t``."""
+    """Return Pearson's r of value arrays ``ax (..., Kx)``, ``ay (..., Ky)`` weighted by table ``t``."""
     nx, ny, n = _margins(t)
     safe_n = np.where(n == 0, 1, n)
     mx = (nx * ax).sum(axis=-1) / safe_n
@@ -192,24 +192,24 @@ def _pearson_from(t: np.ndarray, ax: np.ndarray, ay: np.ndarray) -> np.ndarray:
 
 
 def pearson(t: np.ndarray, vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
-    """Pearson's r from tables (``correlation.pearson_score``); NaN when either side is constant."""
+    """Return Pearson's r from tables (``correlation.pearson_score``); NaN when either side is constant."""
     return _pearson_from(t, np.broadcast_to(vx, t.shape[:-1]), np.broadcast_to(vy, t.shape[:-2] + t.shape[-1:]))
 
 
 def _midranks(counts: np.ndarray) -> np.ndarray:
-    """Average rank of each level given its count (ties share the mean of their ranks)."""
+    """Return the average rank of each level given its count (ties share the mean of their ranks)."""
     before = np.cumsum(counts, axis=-1) - counts
     return before + (counts + 1) / 2
 
 
 def spearman(t: np.ndarray, vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
-    """Spearman's rho from tables (``correlation.spearman_score``): Pearson of the average ranks."""
+    """Return Spearman's rho from tables (``correlation.spearman_score``): Pearson of the average ranks."""
     nx, ny, _ = _margins(t)
     return _pearson_from(t, _midranks(nx), _midranks(ny))
 
 
 def kendall(t: np.ndarray, vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
-    """Kendall's tau-b from tables (``correlation.kendall_score``): ``(C - D) / sqrt((n0 - n1)(n0 - n2))``."""
+    """Return Kendall's tau-b from tables (``correlation.kendall_score``): ``(C - D) / sqrt((n0 - n1)(n0 - n2))``."""
     # strictly greater in both: suffix sums shifted by one cell
     ge = t[..., ::-1, ::-1].cumsum(axis=-2).cumsum(axis=-1)[..., ::-1, ::-1]
     gt = np.zeros_like(t)
@@ -231,21 +231,21 @@ def kendall(t: np.ndarray, vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
 
 
 def mae(t: np.ndarray, vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
-    """Mean absolute difference from tables (``deviation.mae_score``)."""
+    """Return the mean absolute difference from tables (``deviation.mae_score``)."""
     n = t.sum(axis=(-2, -1))
     with np.errstate(invalid="ignore", divide="ignore"):
         return _nan_where(n == 0, (t * np.abs(vx[:, None] - vy[None, :])).sum(axis=(-2, -1)) / n)
 
 
 def rmse(t: np.ndarray, vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
-    """Root mean squared difference from tables (``deviation.rmse_score``)."""
+    """Return the root mean squared difference from tables (``deviation.rmse_score``)."""
     n = t.sum(axis=(-2, -1))
     with np.errstate(invalid="ignore", divide="ignore"):
         return _nan_where(n == 0, np.sqrt((t * (vx[:, None] - vy[None, :]) ** 2).sum(axis=(-2, -1)) / n))
 
 
 def processbench_f1(t: np.ndarray, vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
-    """ProcessBench F1 from tables of predicted (x) and gold (y) first-error indices (``steps``)."""
+    """Return ProcessBench F1 from tables of predicted (x) and gold (y) first-error indices (``steps``)."""
     same = vx[:, None] == vy[None, :]
     err = vy != -1
     n_err = t[..., :, err].sum(axis=(-2, -1))
@@ -266,7 +266,7 @@ def _macro_f1(tp1: np.ndarray, fn1: np.ndarray, tp0: np.ndarray, fn0: np.ndarray
 
 
 def solution_macro_f1(t: np.ndarray, vx: np.ndarray, vy: np.ndarray) -> np.ndarray:
-    """Solution-level macro-F1 (``steps.solution_macro_f1_score``) from first-error tables: -1 = correct."""
+    """Return the solution-level macro-F1 (``steps.solution_macro_f1_score``) from first-error tables: -1 = correct."""
     px, gy = vx == -1, vy == -1
     tp1 = t[..., px, :][..., :, gy].sum(axis=(-2, -1))
     fn1 = t[..., ~px, :][..., :, gy].sum(axis=(-2, -1))
@@ -276,14 +276,14 @@ def solution_macro_f1(t: np.ndarray, vx: np.ndarray, vy: np.ndarray) -> np.ndarr
 
 
 def step_macro_f1(counts: np.ndarray) -> np.ndarray:
-    """Step-level macro-F1 (``steps.step_macro_f1_score``) from ``step_counts`` sums ``(..., 4)``."""
+    """Return the step-level macro-F1 (``steps.step_macro_f1_score``) from ``step_counts`` sums ``(..., 4)``."""
     return _macro_f1(counts[..., 0], counts[..., 1], counts[..., 2], counts[..., 3])
 
 
 # --- Krippendorff's alpha from coincidences (..., K, K) ------------------------------------------
 
 def alpha(o: np.ndarray, levels: np.ndarray, *, level: Literal["nominal", "ordinal", "interval"]) -> np.ndarray:
-    """Krippendorff's alpha from coincidence matrices (the ``krippendorff`` package's formulas)."""
+    """Return Krippendorff's alpha from coincidence matrices (the ``krippendorff`` package's formulas)."""
     k = len(levels)
     n_v = o.sum(axis=-2)
     n = n_v.sum(axis=-1)
@@ -310,7 +310,7 @@ def alpha(o: np.ndarray, levels: np.ndarray, *, level: Literal["nominal", "ordin
 # --- group-level averages ---------------------------------------------------------------------
 
 def weighted_group_mean(values: np.ndarray, weights: np.ndarray | None) -> np.ndarray | float:
-    """Mean of per-group values over groups where defined; under resample weights ``(B, G)`` if given."""
+    """Average per-group values over the groups where defined; under resample weights ``(B, G)`` if given."""
     defined = ~np.isnan(values)
     v = np.where(defined, values, 0.0)
     if weights is None:
@@ -323,6 +323,6 @@ def weighted_group_mean(values: np.ndarray, weights: np.ndarray | None) -> np.nd
 
 
 def levels_of(*arrays: Sequence[float] | np.ndarray) -> np.ndarray:
-    """Sorted distinct non-NaN values across arrays."""
+    """Return the sorted distinct non-NaN values across arrays."""
     vals = np.concatenate([np.asarray(a, dtype=float).ravel() for a in arrays])
     return np.unique(vals[~np.isnan(vals)])

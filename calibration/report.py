@@ -189,7 +189,7 @@ class _Estimate:
 
 
 def _mean_strict(values: Sequence[float]) -> float:
-    """Mean over the leave-one-out comparisons; undefined if any one is (no silent dropping)."""
+    """Average the leave-one-out comparisons; undefined if any one is (no silent dropping)."""
     if not values or any(math.isnan(v) for v in values):
         return math.nan
     return float(np.mean(values))
@@ -354,7 +354,7 @@ class _Subset:
         return fam
 
     def evaluate(self, x: np.ndarray, *, bootstrap: bool) -> tuple[dict[str, _Estimate], dict[str, Any] | None]:
-        """Every metric for rater ``x`` (a judge or a baseline) against the humans."""
+        """Compute every metric for rater ``x`` (a judge or a baseline) against the humans."""
         fam = self._by_family()
         m = self.h.shape[1]
         out: dict[str, _Estimate] = {}
@@ -375,7 +375,7 @@ class _Subset:
         return out, alt_detail
 
     def ceiling(self) -> dict[str, _Estimate]:
-        """Every metric for the humans against each other (leave-one-annotator-out)."""
+        """Compute every metric for the humans against each other (leave-one-annotator-out)."""
         fam = self._by_family()
         m = self.h.shape[1]
         out: dict[str, _Estimate] = {}

@@ -153,3 +153,17 @@ def test_agree_on_mrmath_and_processbench(shared_data, tmp_path, capsys):
                  str(shared_data / "judging" / "processbench" / "gsm8k.json"), "--judge", str(preds),
                  "--bootstrap", "0"]) == 0
     assert "ProcessBench F1" in capsys.readouterr().out
+
+
+def test_alttest_humans_with_long_format_judge(tmp_path, capsys):
+    humans = {h: {f"d{k // 4}__s{k % 4}": int(1 + (k + off) % 5) for k in range(60)}
+              for h, off in (("e0", 0), ("e1", 1), ("e2", 0))}
+    (tmp_path / "h.json").write_text(json.dumps(humans, indent=4))
+    j = _write(tmp_path / "j.jsonl", [{"item": f"d{k // 4}__s{k % 4}", "rater": "cal", "score": 1 + k % 5}
+                                      for k in range(60)])
+    assert main(["agree", "--format", "alttest", "--judge-format", "long", "--human", str(tmp_path / "h.json"),
+                 "--judge", str(j), "--id-fields", "doc,sys", "--group-by", "doc", "--bootstrap", "20"]) == 0
+    assert "== cal | all (60 items, 15 groups)" in capsys.readouterr().out
+    # without --judge-format the long file is read as the alt-test layout and refused with its place
+    assert main(["agree", "--format", "alttest", "--human", str(tmp_path / "h.json"), "--judge", str(j)]) == 2
+    assert "j.jsonl" in capsys.readouterr().err

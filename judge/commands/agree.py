@@ -38,7 +38,7 @@ def _fields(text: str) -> tuple[str, ...]:
 
 
 def add_input_options(p: argparse.ArgumentParser) -> None:
-    """The options that say where the human and judge scores are and how to read them."""
+    """Add the options that say where the human and judge scores are and how to read them."""
     p.add_argument("--human", required=True, metavar="H", help="human scores")
     p.add_argument("--judge", required=True, action="append", metavar="J",
                    help="judge scores (repeat for several files)")
