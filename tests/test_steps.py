@@ -223,3 +223,13 @@ def test_processbench_counts_and_reference_predictors(shared_data, split, n_erro
     # "the first step is wrong": accuracy on erroneous = share of label 0 among them
     a = processbench_accuracy(labels, [0] * len(labels), subset="erroneous")
     assert a == pytest.approx(sum(x == 0 for x in labels) / n_error)
+
+
+def test_public_names_of_the_package():
+    import calibration
+
+    for name in calibration.__all__:
+        assert getattr(calibration, name) is not None
+    assert calibration.step_macro_f1_score is step_macro_f1_score
+    with pytest.raises(AttributeError):
+        calibration.no_such_metric  # noqa: B018
