@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from extractors.markup import MARKUP_RE, fold_text
-from extractors.numeric import read_number
+from extractors.markup import MARKUP_RE, fold_text, unwrap_latex
+from extractors.numeric import number_complete, read_number
 from extractors.types import NoValue, Parsed
 
 _FILLER = re.compile(
@@ -133,6 +133,12 @@ def match_option_text(text: str, start: int, end: int, choices: Sequence[str]) -
     stop = ce.start() if ce else end
     if stop <= start:
         return None
+    eq = text.rfind("=", start, stop)
+    if eq > start:
+        # "\frac{12}{6}=\frac{7}{2}": the value after the last "=" is the one stated.
+        after = match_option_text(text, eq + 1, stop, choices)
+        if isinstance(after, Parsed):
+            return after
     folded = {}
     for i, c in enumerate(choices):
         folded.setdefault(fold_text(str(c)), set()).add(LETTERS[i])
@@ -143,9 +149,13 @@ def match_option_text(text: str, start: int, end: int, choices: Sequence[str]) -
     for cut in reversed(cuts[:16]):
         key = fold_text(text[start:cut])
         hit = folded.get(key)
+        if hit is not None and key and not number_complete(text, cut, stop) and key[0].isdigit():
+            continue  # "50 + 25(4-\pi)" starts with the option "50" but states something else
         if hit is not None and key:
             return Parsed(min(hit), start, cut) if len(hit) == 1 else NoValue("several_final_answers")
     num = read_number(text, MARKUP_RE.match(text, start, stop).end(), stop)
+    if num is not None and not number_complete(text, num.end, stop):
+        num = None  # "50 + 25(4-\pi)" is not the option "50"
     values = [_option_number(c) for c in choices]
     if num is not None and all(v is not None for v in values):
         same = [LETTERS[i] for i, v in enumerate(values) if abs(v - num.value) <= 1e-9 * max(1, abs(v))]
@@ -155,11 +165,16 @@ def match_option_text(text: str, start: int, end: int, choices: Sequence[str]) -
     return _fuzzy_option(text, start, stop, choices)
 
 
+_RATIO = re.compile(r"(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)")
 _OPTION_UNIT = re.compile(r"~?(?:[a-zµμ]{1,4}(?:\^\{?[23]\}?|[²³])?|°|%)$")
 
 
 def _option_number(option: str) -> float | None:
-    s = _OPTION_UNIT.sub("", fold_text(str(option)))  # "$8 \mathrm{~kg}$" -> "8"
+    # Light cleaning only: fold_text would drop the colon of a ratio.
+    s = _OPTION_UNIT.sub("", unwrap_latex(str(option)).replace(" ", "").casefold())  # "$8 \mathrm{~kg}$" -> "8"
+    ratio = _RATIO.fullmatch(s)
+    if ratio:  # "5:19" is the fraction 5/19
+        return float(ratio.group(1)) / float(ratio.group(2)) if float(ratio.group(2)) else None
     n = read_number(s, 0)
     if n is None or n.end != len(s):
         return None

@@ -58,7 +58,8 @@ _HEDGE = re.compile(
 _CONTINUATION = re.compile(r"\n[ \t]*(?:\*\*)?(?:Question|Human|User|问题|题目)\s*\d*\s*(?:\*\*)?[:：]")
 _SCALAR = frozenset({"integer", "float", "currency", "percent", "time", "duration"})
 # A number token: not inside a word, an exponent, a clock time, or a function argument "f(0)".
-_NUMBER_TOKEN = re.compile(r"(?<![\w.^_:：])(?<![A-Za-z]\()[-−]?\$?\d[\d,]*(?:\.\d+)?(?![\d^_])")
+_NUMBER_TOKEN = re.compile(r"(?<![\w.^_:：{])(?<![A-Za-z]\()[-−]?\$?\d[\d,]*(?:\.\d+)?(?![\d^_])")
+_FINAL_FORMS = frozenset({"boxed", "answer_tag"})
 _UNPARSABLE = {
     "integer": "unparsable_number", "float": "unparsable_number", "currency": "unparsable_number",
     "percent": "unparsable_number", "time": "unparsable_time", "duration": "unparsable_duration",
@@ -135,7 +136,10 @@ def _found(text: str, p: Parsed, method: str) -> Extraction:
 
 def _extract(text: str, answer_type: str, choices: Sequence[str] | None, question: str | None) -> Extraction:
     saw_marker = False
+    stop_at: tuple[int, Extraction] | None = None  # a failed \boxed{}: its line may still answer
     for cand in strong_candidates(text):
+        if stop_at is not None and text.rfind("\n", cand.marker_start, stop_at[0]) >= 0:
+            return stop_at[1]
         if answer_type in ("choice",) and cand.letter is not None:
             if cand.letter in option_letters(choices):
                 return Extraction(value=cand.letter, method=cand.method,
@@ -156,6 +160,19 @@ def _extract(text: str, answer_type: str, choices: Sequence[str] | None, questio
         span_refusal = refusal_reason(text, cand.start, cand.end) if cand.method == "answer_label" else None
         if span_refusal:
             return Extraction(reason=span_refusal, method=cand.method, evidence=_clip(text, cand))
+        if cand.method in _FINAL_FORMS and text[cand.start:cand.end].strip():
+            # A boxed or labelled final answer that is not a value of the type ends the
+            # search: "\boxed{5\sqrt{5}-10}" against options in another form is not an
+            # invitation to read some earlier number as the answer.
+            # Unless the same line states the answer before it: "the correct answer is (D).
+            # $\boxed{P_1}$ and $\boxed{P_2}$ have the same perimeter."
+            reason = "not_an_option" if answer_type in ("choice", "multi_choice", "ordering") else \
+                _UNPARSABLE.get(answer_type, "no_answer")
+            if stop_at is None:
+                stop_at = (cand.marker_start, Extraction(reason=reason, method=cand.method,
+                                                          evidence=_clip(text, cand)))
+    if stop_at is not None:
+        return stop_at[1]
 
     n = len(text)
     reason = refusal_reason(text)
@@ -283,7 +300,7 @@ def _only_value(text: str, answer_type: str, a: int, b: int) -> Parsed | None:
 
 def _last_sentence(text: str, tail: int, n: int) -> tuple[int, int]:
     end = len(text.rstrip())
-    while end > tail and text[end - 1] in ".。!！*_ )\n":
+    while end > tail and text[end - 1] in ".。!！*_ \n":
         end -= 1
     starts = [m.end() for m in _SENTENCE_STOP.finditer(text, tail, end)]
     return (starts[-1] if starts else tail, end)

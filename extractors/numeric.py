@@ -220,6 +220,21 @@ _MARKUP_NO_DOLLAR = re.compile(
 )
 
 
+# What may not follow a number that is an answer on its own: "288\sqrt{2}", "18\pi",
+# "2002^2", "4b", "50 + 25(4-\pi)" are expressions, not the numbers they start with.
+_NOT_COMPLETE = re.compile(
+    r"\s*(?:\\(?:sqrt|pi|cdot|times|div|frac|dfrac)(?![a-z])|[√π!]|\^(?!\s*\{?\s*\\circ)|[+*/×·÷](?=\s*[\d\\(a-z])"
+    r"|\((?=\s*[-\d\\])|[-−](?=\s*[\d\\(]))"
+    # A letter glued to the number is a variable ("4b"), except the one-letter units m g s h l.
+    r"|[a-fi-kn-rt-z](?![a-zA-Z])"
+)
+
+
+def number_complete(text: str, pos: int, end: int) -> bool:
+    """Whether the number ending at ``pos`` is a value on its own, not the head of an expression."""
+    return _NOT_COMPLETE.match(text, pos, end) is None
+
+
 def skip_number_filler(text: str, pos: int, end: int, *, keep_dollar: bool = False) -> int:
     """Step over markup and filler ("is approximately", "x =", "约") before a number."""
     from extractors.markup import MARKUP_RE
@@ -244,7 +259,16 @@ def read_final_number(text: str, start: int, end: int, *, tight: bool = False,
     pos = skip_number_filler(text, start, end, keep_dollar=keep_dollar)
     num = read_number(text, pos, end)
     if num is None:
-        return None, None
+        le = _LINE_END.search(text, pos, end)
+        clause_end = le.start() if le else end
+        eq = _LAST_EQUALS.search(text[pos:clause_end])
+        if eq is None:
+            return None, None
+        # "S_{\triangle ABC}=8": a left-hand side too odd for the filler; read after "=".
+        pos = skip_number_filler(text, pos + eq.end(), clause_end, keep_dollar=keep_dollar)
+        num = read_number(text, pos, clause_end)
+        if num is None:
+            return None, None
     if _OPERATOR.match(text, num.end, end):
         le = _LINE_END.search(text, num.end, end)
         clause_end = le.start() if le else end
@@ -257,6 +281,8 @@ def read_final_number(text: str, start: int, end: int, *, tight: bool = False,
             return None, None
     if _TIME_LIKE.match(text, num.end, end):
         return None, None
+    if not number_complete(text, num.end, end):
+        return None, "unparsable_number"  # an expression such as 288\sqrt{2}: stated, but not a number
     if _NUM_HEDGE.match(text, num.end, end):
         return None, "several_final_answers"
     if tight:
