@@ -150,3 +150,34 @@ def test_ordering(response: str, expected: list[str]) -> None:
 def test_ordering_letter_outside_options() -> None:
     got = extract_answer("Answer: [A,D,G]", "ordering", choices=list("abcd"))
     assert got.value is None and got.reason == "not_an_option"
+
+
+@pytest.mark.parametrize(
+    ("response", "choices", "expected", "reason"),
+    [
+        pytest.param("The answer is B.\n\nSo $s=\\boxed{5\\sqrt{5}-10}$.", ["1", "1.2", "$2(\\sqrt{5}-2)$"], None,
+                     "not_an_option", id="final-boxed-non-option-not-replaced-by-earlier-answer"),
+        pytest.param("Therefore, the correct answer is (D). $\\boxed{P_1}$ and $\\boxed{P_2}$ have the same "
+                     "perimeter.", list("abcde"), "D", None, id="boxed-as-formatting-on-answer-line"),
+        pytest.param("The answer is: \\frac{1}{4}", ["$1:2$", "$1:3$", "$1:4$"], "C", None, id="ratio-option"),
+        pytest.param("so the perimeter is $\\boxed{16 \\mathrm{~m}}$.", ["$12 \\mathrm{~m}$", "$16 \\mathrm{~m}$"],
+                     "B", None, id="option-with-latex-unit"),
+        pytest.param("so the perimeter is $\\boxed{4 \\mathrm{~m}}$.", ["$12 \\mathrm{~m}$", "$16 \\mathrm{~m}$"],
+                     None, "not_an_option", id="number-with-unit-not-an-option"),
+        pytest.param("\\boxed{50 + 25(4-\\pi)}", ["40", "45", "50"], None, "not_an_option",
+                     id="expression-starting-with-an-option-is-not-it"),
+        pytest.param("the organism most likely to decrease is C) lizard.", ["plant", "human", "lizard", "snake"],
+                     "C", None, id="letter-paren-then-option-text"),
+        pytest.param("which gives us the word \\boxed{(E) MATH}.", list("ABCDE"), "E", None, id="boxed-letter-and-text"),
+    ],
+)
+def test_choice_final_forms(response, choices, expected, reason) -> None:
+    got = extract_answer(response, "choice", choices=choices)
+    assert (got.value, got.reason) == (expected, reason), got
+
+
+def test_question_echo_is_skipped() -> None:
+    text = "Is the line longer than the bar? No, it is shorter."
+    assert extract_answer(text, "yes_no").value is None
+    got = extract_answer(text, "yes_no", question="Is the line longer than the bar?")
+    assert got.value == "no" and got.method == "leading_answer"

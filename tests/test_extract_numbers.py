@@ -116,3 +116,31 @@ def test_format_hint_integer_makes_int() -> None:
 def test_magnitude_recorded() -> None:
     got = extract_answer("答案是3.5万", "float")
     assert got.value == 35000 and got.magnitude == "万"
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        pytest.param("so $y=\\boxed{6\\sqrt{6}}$.\nThe answer is: 6\\sqrt{6}", id="sqrt"),
+        pytest.param("the total area is $\\boxed{100\\pi}$ square cm.", id="pi"),
+        pytest.param("there are $2002 \\times 2003 = \\boxed{2002^2}$ white squares.", id="power"),
+        pytest.param("The answer is 4b", id="variable"),
+        pytest.param("the perimeter is $\\boxed{22 + 4\\sqrt{3}}$ inches.", id="sum"),
+    ],
+)
+def test_expressions_are_not_their_leading_number(response: str) -> None:
+    got = extract_answer(response, "integer")
+    assert got.value is None and got.reason == "unparsable_number", got
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        pytest.param("So the size of the angle is $\\boxed{60^{\\circ}}$.", 60, id="degrees-latex"),
+        pytest.param("The answer is 145°.", 145, id="degrees-sign"),
+        pytest.param("$\\boxed{S_{\\triangle ABC}=8}$", 8, id="boxed-equation"),
+        pytest.param("The answer is 5 m.", 5, id="unit-after-space"),
+    ],
+)
+def test_numbers_with_units_and_equations(response: str, expected: int) -> None:
+    assert extract_answer(response, "integer").value == expected
