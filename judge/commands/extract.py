@@ -20,18 +20,29 @@ def register(sub: argparse._SubParsersAction) -> None:
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("input", type=existing_file, metavar="IN.jsonl")
     p.add_argument("-o", "--output", metavar="OUT.jsonl", help="output file (default: standard output)")
+    from judge.llm.options import add_llm_arguments
+
+    add_llm_arguments(p)  # --model M: an LLM reads the rows the rules found no answer in
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from judge.grading import extraction_fields
     from judge.io import dumps_row, write_jsonl_atomic
+    from judge.llm.options import default_cache_path, settings_from_args
     from judge.loaders import load_rows
 
+    settings = settings_from_args(args, default_cache=default_cache_path(args.output))
     rows = load_rows(args.input, "generic")
-    out = []
-    for raw, pi in rows:
-        out.append({**raw, **extraction_fields(pi)})
+    fields = [extraction_fields(pi) for _, pi in rows]
+    if settings is not None:
+        from judge.llm.extract_fallback import apply_llm_fallback
+
+        report = apply_llm_fallback([pi for _, pi in rows], fields, settings)
+        print("\n".join(report.lines()), file=sys.stderr)
+        if settings.dry_run:
+            return 0
+    out = [{**raw, **f} for (raw, _), f in zip(rows, fields)]
     if args.output:
         write_jsonl_atomic(args.output, out)
         found = sum(r["answer"] is not None for r in out)

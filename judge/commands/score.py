@@ -24,6 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "official: the benchmark's published semantics")
     p.add_argument("--benchmark", choices=("generic", "ocr-reasoning", "map"), default="generic",
                    help="whose official semantics --mode official applies (default: generic)")
+    from judge.llm.options import add_llm_arguments
+
+    add_llm_arguments(p)  # --model M: an LLM reads the rows the rules found no answer in
     p.set_defaults(func=run)
 
 
@@ -37,10 +40,23 @@ def run(args: argparse.Namespace) -> int:
     for _, pi in rows:  # fail before any work if a row cannot be scored at all
         if pi.item.gold is None:
             raise located(pi.item.source, "gold", "required")
+    from judge.llm.options import default_cache_path, settings_from_args
+
+    settings = settings_from_args(args, default_cache=default_cache_path(args.output))
+    extracted = [extraction_fields(pi) for _, pi in rows]
+    if settings is not None:
+        from judge.llm.extract_fallback import apply_llm_fallback
+
+        report = apply_llm_fallback([pi for _, pi in rows], extracted, settings)
+        print("\n".join(report.lines()), file=sys.stderr)
+        if settings.dry_run:
+            return 0
     out = []
-    for raw, pi in rows:
-        fields = extraction_fields(pi)
-        fields.update(score_fields(pi, fields["answer"], mode=args.mode, benchmark=args.benchmark))
+    for (raw, pi), fields in zip(rows, extracted):
+        if fields.get("error"):  # the LLM call failed: unscorable, not wrong
+            fields.update(correct=None, mode=args.mode)
+        else:
+            fields.update(score_fields(pi, fields["answer"], mode=args.mode, benchmark=args.benchmark))
         out.append({**raw, **fields})
     if args.output:
         write_jsonl_atomic(args.output, out)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import sys
 import weakref
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
 from pydantic import BaseModel, ConfigDict
@@ -144,9 +144,15 @@ class LLMClient:
         return CallResult(value=value, text=hit.text, finish_reason=hit.finish_reason, usage=hit.usage,
                           logprobs=hit.logprobs, cached=True, model=self.settings.model)
 
-    async def acomplete(self, spec: CallSpec, response_model: type[BaseModel] | None = None, *,
+    async def acomplete(self, spec: CallSpec | Mapping[str, Any], response_model: type[BaseModel] | None = None, *,
                         validation_context: dict[str, Any] | None = None) -> CallResult[Any]:
-        """Complete ``spec``, into ``response_model`` if given; never raises for a failed call."""
+        """Complete ``spec``, into ``response_model`` if given; never raises for a failed call.
+
+        ``spec`` may be a mapping of CallSpec fields (for callers that must not import
+        ``judge``, such as the extraction fallback); it is validated into a CallSpec.
+        """
+        if not isinstance(spec, CallSpec):
+            spec = CallSpec.model_validate(spec)
         key = None
         if self._cache is not None:
             key = cache_key(self.settings.model, spec, schema_json(response_model) if response_model else None)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 from pathlib import Path
 from typing import get_args
 
@@ -42,6 +43,14 @@ def add_llm_arguments(parser: argparse.ArgumentParser, *, required: bool = False
     g.add_argument("--llm-backend", choices=get_args(Backend), default="auto",
                    help="auto: a light HTTP client for OpenAI-compatible servers, litellm otherwise")
     g.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
+
+
+def default_cache_path(output: str | Path | None) -> Path:
+    """The cache a command uses without ``--cache``: beside its output, else the user cache folder."""
+    if output:
+        return Path(output).parent / "llm_cache.sqlite"
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "reasonjudge" / "llm_cache.sqlite"
 
 
 def settings_from_args(args: argparse.Namespace, *, default_cache: Path | None) -> LLMSettings | None:
