@@ -62,3 +62,23 @@ def test_mmmu_pro_agrees_with_stated_answers(extraction_data: Path) -> None:
     assert res["ours_agreement"] >= 0.995, res["ours_misses"]
     # The rule matcher we replace resolves far fewer of the same stated answers.
     assert res["can_infer_agreement"] < 0.6
+
+
+def test_ocr_reasoning_reference_final_answers(shared_data: Path) -> None:
+    # The benchmark's own reference reasoning ends "The final answer is: X" after steps that
+    # discuss options ("so A is incorrect"); each must come out as its gold answer.
+    import json
+
+    from extractors import extract_answer, score_answer
+
+    types = {"multi_choice": "choice", "float": "float", "integer": "integer", "text": "text"}
+    rows = [json.loads(line) for line in
+            (shared_data / "ocr_reasoning" / "examples.transcribed.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(rows) == 6
+    for r in rows:
+        answer_type = types["multi_choice" if r["question_type_guess"] == "multi_choice" else r["answer_type_guess"]]
+        choices = list("ABCD") if answer_type == "choice" else None
+        ext = extract_answer(r["reasoning"], answer_type, choices=choices)  # type: ignore[arg-type]
+        assert score_answer(ext, r["answer"], answer_type, choices=choices) is True, (r["example_id"], ext)  # type: ignore[arg-type]
+        assert score_answer(ext, r["answer"], answer_type, choices=choices, mode="official",  # type: ignore[arg-type]
+                            benchmark="ocr-reasoning") is True, (r["example_id"], ext)
