@@ -11,6 +11,20 @@ the backend, which owns transport retries and re-asks (``judge.llm.openai_http``
 OpenAI-compatible servers, ``judge.llm.via_litellm`` for everything else); then the
 cache write, committed before the result is returned, so a killed run never repeats a
 finished call.
+
+A command's use of it::
+
+    from judge.llm import CallSpec, Job, make_client
+    from judge.llm.options import settings_from_args
+
+    settings = settings_from_args(args, default_cache=out_dir / "llm_cache.sqlite")
+    with make_client(settings) as client:
+        jobs = [Job(CallSpec(messages=..., prompt_version="judge-3"), Verdict, {"response": text}) ...]
+        for i, r in enumerate(client.run(jobs, desc="judging")):
+            if r.error_kind in ("budget", "dry_run"):
+                continue                        # no row: a rerun continues from here
+            row = {"error": r.error} if r.error else {"score": r.value.score, "tokens": r.usage, ...}
+        print(client.stats.summary(), file=sys.stderr)
 """
 
 from __future__ import annotations
@@ -21,7 +35,7 @@ import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NamedTuple, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from judge.llm.cache import CachedReply, CallCache, cache_key
 from judge.llm.providers import Route, resolve_route
@@ -45,8 +59,6 @@ class LLMStats(BaseModel):
     request, transport retries and re-asks included. ``cost_usd`` is what this run spent
     (cache hits are free); it is None as soon as one call's cost was unknown.
     """
-
-    model_config = ConfigDict(validate_assignment=False)
 
     calls: int = 0
     requests: int = 0
@@ -267,10 +279,23 @@ class LLMClient:
             await self._backend.aclose()
 
     def close(self) -> None:
-        """Close the cache file."""
+        """Close the cache file (after its pending writes)."""
         if self._cache is not None:
             self._cache.close()
             self._cache = None
+
+    async def __aenter__(self) -> LLMClient:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+        self.close()
+
+    def __enter__(self) -> LLMClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def make_client(settings: LLMSettings) -> LLMClient:
