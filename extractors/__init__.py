@@ -34,7 +34,15 @@ Numbers scaled by a magnitude word carry it in ``magnitude`` (``3.5万`` -> valu
 ``no_answer``, ``refusal``, ``several_final_answers``, ``not_an_option``,
 ``none_of_the_options``, ``unparsable_number``, ``unparsable_time``, ``unparsable_duration``.
 ``method`` names the rule that fired and ``evidence`` is the verbatim span of the response
-the value was read from.
+the value was read from. Methods, strongest first (see :mod:`extractors.extract`):
+``boxed``, ``answer_tag``, ``answer_label`` ("Answer:"), ``answer_is``, ``self_correction``,
+``i_choose``, ``option_is_correct``, ``answer_zh``; then, only when no marker yields a value,
+``whole_response``, ``last_line``, ``conclusion``, ``conclusion_value``, ``leading_answer``,
+``bold``; ``refusal`` and ``hedge`` name the rule behind a reason.
+
+Pass the :class:`Extraction` itself to :func:`score_answer` (not only its value): strict
+scoring then sees the stated currency and magnitude, and official OCR-Reasoning scoring
+sees the answer as written (``$3.24``), which is what its checker saw.
 """
 
 from extractors.extract import extract_answer

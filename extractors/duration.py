@@ -105,6 +105,3 @@ def parse_duration_value(s: str) -> int | float | None:
     if s[got.end:].strip(" .。"):
         return None
     return got.value  # type: ignore[return-value]
-
-
-__all__ = ["parse_duration", "parse_duration_value", "NoValue"]

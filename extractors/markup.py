@@ -30,11 +30,6 @@ _WS = re.compile(r"\s+")
 _FOLD_PUNCT = re.compile(r"[,;:!?\"'“”‘’`、，。；：！？*]|(?<!\d)\.|\.(?!\d)|^_+|_+$")
 
 
-def skip_markup(text: str, pos: int, end: int) -> int:
-    """Return the first position at or after ``pos`` that is not markup (bounded by ``end``)."""
-    return MARKUP_RE.match(text, pos, end).end()
-
-
 def unwrap_latex(s: str) -> str:
     """Remove LaTeX wrappers (``\\text{x}`` -> ``x``), math delimiters and spacing commands."""
     prev = None

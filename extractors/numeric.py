@@ -192,14 +192,6 @@ def _read_words(text: str, pos: int, end: int) -> Number | None:
     return None
 
 
-def decimals_of(s: str) -> int | None:
-    """Return the number of decimals written in a numeric string, None if it holds no number."""
-    m = re.search(r"\d(?:[\d,]*)(?:\.(\d+))?", s)
-    if m is None:
-        return None
-    return len(m.group(1) or "")
-
-
 # Words and symbols that may stand between a marker and the number it introduces.
 _NUM_FILLER = re.compile(
     r"(?:(?:is|are|was|were|be|of|equals?|equal\s+to|that|it's|it\s+is|approximately|approx\.?|about"

@@ -191,3 +191,15 @@ def test_score_raises_on_bad_gold() -> None:
 )
 def test_hint_decimals(hint, decimals) -> None:
     assert hint_decimals(hint) == decimals
+
+
+def test_docstring_examples_hold() -> None:
+    import doctest
+
+    import extractors.extract
+    import extractors.gold
+    import extractors.match
+
+    for module in (extractors.extract, extractors.gold, extractors.match):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
