@@ -75,10 +75,16 @@ def cohen_kappa_score(y1: Sequence[float], y2: Sequence[float], *,
     a, b = _pair(y1, y2, "cohen_kappa_score")
     if a.size == 0:
         return undefined("cohen_kappa_score: no item rated by both")
-    used = np.union1d(a, b) if labels is None else np.asarray(labels, dtype=float)
+    used = np.union1d(a, b) if labels is None else np.unique(np.asarray(labels, dtype=float))
     if used.size < 2:
         return undefined(f"cohen_kappa_score: both raters gave only {used.tolist()}; kappa is undefined")
-    return float(sk_kappa(a, b, weights=None if weights == "none" else weights, labels=used))
+    if not (np.isin(a, used).all() and np.isin(b, used).all()):
+        raise ValueError("cohen_kappa_score: a score is not among the labels")
+    # Scores are categories here: pass their positions in ``used``, so that scikit-learn
+    # accepts non-integer scores (3.5) instead of calling them "continuous" targets.
+    codes = np.arange(used.size)
+    return float(sk_kappa(np.searchsorted(used, a), np.searchsorted(used, b),
+                          weights=None if weights == "none" else weights, labels=codes))
 
 
 def krippendorff_alpha_score(reliability_data: np.ndarray | Sequence[Sequence[float]], *,

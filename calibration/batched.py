@@ -19,14 +19,20 @@ against those functions on real and random data, resample by resample.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
 
 import numpy as np
 
 __all__ = [
+    "GroupStats",
+    "per_group",
+    "per_resample",
     "resample",
     "group_sum",
+    "interval_moments",
+    "interval_alpha",
     "pair_tables",
     "coincidences",
     "step_counts",
@@ -45,29 +51,89 @@ __all__ = [
 ]
 
 
-# --- resampling ---------------------------------------------------------------------------
+# --- per-group statistics, stored sparse ---------------------------------------------------------
 
-def resample(stats: np.ndarray, weights: np.ndarray, *, chunk: int = 512) -> np.ndarray:
-    """Sum per-group statistics ``(G, ...)`` under each resample's group counts ``(B, G)`` -> ``(B, ...)``."""
-    g = stats.shape[0]
-    flat = stats.reshape(g, -1).astype(float)
-    out = np.empty((weights.shape[0], flat.shape[1]))
-    for start in range(0, weights.shape[0], chunk):  # bounds the float copy of W when G is large
-        out[start:start + chunk] = weights[start:start + chunk].astype(float) @ flat
-    return out.reshape((weights.shape[0],) + stats.shape[1:])
+#: Upper bound on the floats of one dense block (a chunk of resamples or of groups), ~32 MB.
+MAX_BLOCK = 4_000_000
 
 
-def group_sum(values: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
-    """Sum per-item statistics ``(n, ...)`` into per-group ones ``(G, ...)``."""
+@dataclass(frozen=True)
+class GroupStats:
+    """Per-group sums of a fixed-shape statistic, as a sparse ``(G, prod(shape))`` matrix.
+
+    Sparse because an item touches one cell of a table, so even a table with thousands of
+    cells per group (near-continuous scores) or one group per item stays small; dense
+    blocks are only made a bounded chunk at a time.
+    """
+
+    matrix: Any  # scipy.sparse.csr_matrix
+    shape: tuple[int, ...]
+
+    @property
+    def n_groups(self) -> int:
+        return int(self.matrix.shape[0])
+
+    def total(self) -> np.ndarray:
+        """Return the statistic summed over all groups (the full sample)."""
+        return np.asarray(self.matrix.sum(axis=0)).reshape(self.shape)
+
+    def groups_dense(self) -> Iterator[np.ndarray]:
+        """Yield the per-group statistics in dense blocks ``(g, *shape)``, in group order."""
+        step = max(1, MAX_BLOCK // max(1, int(np.prod(self.shape))))
+        for start in range(0, self.n_groups, step):
+            block = self.matrix[start:start + step].toarray()
+            yield block.reshape((block.shape[0],) + self.shape)
+
+    def resampled(self, weights: np.ndarray) -> Iterator[np.ndarray]:
+        """Yield the statistic of each resample (group counts ``weights (B, G)``) in blocks ``(b, *shape)``."""
+        step = max(1, MAX_BLOCK // max(1, int(np.prod(self.shape))))
+        transposed = self.matrix.T.tocsr()
+        for start in range(0, weights.shape[0], step):
+            w = weights[start:start + step].astype(float)
+            block = np.asarray(transposed @ w.T).T  # (b, cells)
+            yield block.reshape((block.shape[0],) + self.shape)
+
+
+def per_group(stats: GroupStats, fn: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """Evaluate a kernel on every group's own statistic: ``(G,)``."""
+    return np.concatenate([np.asarray(fn(block), dtype=float) for block in stats.groups_dense()])
+
+
+def per_resample(stats: GroupStats, weights: np.ndarray, fn: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """Evaluate a kernel on every resample's statistic, block by block: ``(B,)``."""
+    return np.concatenate([np.asarray(fn(block), dtype=float) for block in stats.resampled(weights)])
+
+
+def resample(stats: GroupStats | np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Return all resamples' statistics at once, ``(B, *shape)`` (for small statistics and tests)."""
+    if not isinstance(stats, GroupStats):
+        stats = _to_stats(np.asarray(stats))
+    return np.concatenate(list(stats.resampled(weights)))
+
+
+def _to_stats(dense: np.ndarray) -> GroupStats:
     from scipy.sparse import csr_matrix
 
+    return GroupStats(csr_matrix(dense.reshape(dense.shape[0], -1)), dense.shape[1:])
+
+
+def _sparse(rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n_groups: int,
+            shape: tuple[int, ...]) -> GroupStats:
+    from scipy.sparse import coo_matrix
+
+    m = coo_matrix((values.astype(float), (rows, cols)), shape=(n_groups, int(np.prod(shape))))
+    return GroupStats(m.tocsr(), shape)  # tocsr sums duplicate entries
+
+
+def group_sum(values: np.ndarray, groups: np.ndarray, n_groups: int) -> GroupStats:
+    """Sum per-item statistics ``(n, ...)`` into per-group ones."""
     n = values.shape[0]
-    indicator = csr_matrix((np.ones(n), (groups, np.arange(n))), shape=(n_groups, n))
+    shape = values.shape[1:]
     flat = values.reshape(n, -1).astype(float)
-    return np.asarray(indicator @ flat).reshape((n_groups,) + values.shape[1:])
+    rows = np.repeat(groups, flat.shape[1])
+    cols = np.tile(np.arange(flat.shape[1]), n)
+    return _sparse(rows, cols, flat.ravel(), n_groups, shape)
 
-
-# --- statistics -----------------------------------------------------------------------------
 
 def _level_index(values: np.ndarray, levels: np.ndarray) -> np.ndarray:
     idx = np.searchsorted(levels, values)
@@ -78,42 +144,65 @@ def _level_index(values: np.ndarray, levels: np.ndarray) -> np.ndarray:
 
 
 def pair_tables(x: np.ndarray, y: np.ndarray, groups: np.ndarray, n_groups: int, *,
-                x_levels: np.ndarray, y_levels: np.ndarray) -> np.ndarray:
-    """Count, per group, the items where ``x`` takes level ``i`` and ``y`` level ``j``: ``(G, Kx, Ky)``.
+                x_levels: np.ndarray, y_levels: np.ndarray) -> GroupStats:
+    """Count, per group, the items where ``x`` takes level ``i`` and ``y`` level ``j``: shape ``(Kx, Ky)``.
 
     Items where either is NaN are left out. ``x_levels`` / ``y_levels`` must be sorted and
     hold every value that occurs.
     """
     keep = ~(np.isnan(x) | np.isnan(y))
-    kx, ky = len(x_levels), len(y_levels)
     ix = _level_index(x[keep], x_levels)
     iy = _level_index(y[keep], y_levels)
-    code = groups[keep].astype(np.int64) * (kx * ky) + ix * ky + iy
-    return np.bincount(code, minlength=n_groups * kx * ky).reshape(n_groups, kx, ky).astype(float)
+    return _sparse(groups[keep], ix * len(y_levels) + iy, np.ones(int(keep.sum())), n_groups,
+                   (len(x_levels), len(y_levels)))
 
 
-def coincidences(ratings: np.ndarray, groups: np.ndarray, n_groups: int, *, levels: np.ndarray) -> np.ndarray:
-    """Build Krippendorff's coincidence matrix per group, ``(G, K, K)``, from items x raters data (NaN = none).
+def coincidences(ratings: np.ndarray, groups: np.ndarray, n_groups: int, *, levels: np.ndarray) -> GroupStats:
+    """Build Krippendorff's coincidence matrix per group, shape ``(K, K)``, from items x raters data (NaN = none).
 
     Item ``u`` with ``m_u >= 2`` values adds ``(n_u n_u^T - diag(n_u)) / (m_u - 1)``, where
-    ``n_u[c]`` counts its raters who chose level ``c`` (the ``krippendorff`` package's formula).
+    ``n_u[c]`` counts its raters who chose level ``c`` (the ``krippendorff`` package's formula),
+    i.e. ``1 / (m_u - 1)`` for every ordered pair of two different raters of the item.
     """
     k = len(levels)
-    counts = np.zeros((ratings.shape[0], k))
-    for r in range(ratings.shape[1]):
-        col = ratings[:, r]
-        ok = ~np.isnan(col)
-        counts[np.flatnonzero(ok), _level_index(col[ok], levels)] += 1
-    m = counts.sum(axis=1)
-    scale = np.where(m >= 2, 1.0 / np.maximum(m - 1, 1), 0.0)
-    per_item = counts[:, :, None] * counts[:, None, :]
-    per_item[:, np.arange(k), np.arange(k)] -= counts
-    per_item *= scale[:, None, None]
+    m = (~np.isnan(ratings)).sum(axis=1)
+    rows, cols, vals = [], [], []
+    n_raters = ratings.shape[1]
+    for a in range(n_raters):
+        for b in range(n_raters):
+            if a == b:
+                continue
+            ok = ~(np.isnan(ratings[:, a]) | np.isnan(ratings[:, b])) & (m >= 2)
+            ia = _level_index(ratings[ok, a], levels)
+            ib = _level_index(ratings[ok, b], levels)
+            rows.append(groups[ok])
+            cols.append(ia * k + ib)
+            vals.append(1.0 / (m[ok] - 1))
+    if not rows:
+        return _sparse(np.zeros(0, int), np.zeros(0, int), np.zeros(0), n_groups, (k, k))
+    return _sparse(np.concatenate(rows), np.concatenate(cols), np.concatenate(vals), n_groups, (k, k))
+
+
+def interval_moments(ratings: np.ndarray, groups: np.ndarray, n_groups: int) -> GroupStats:
+    """Per-group sums ``(4,)`` that give Krippendorff's interval alpha for any number of distinct values.
+
+    For the items with ``m_u >= 2`` values: ``W = sum_u (2 m_u S2_u - 2 S1_u^2) / (m_u - 1)``
+    (the within-item squared differences over ordered pairs, weighted as in the coincidence
+    matrix), ``n = sum_u m_u``, ``T1 = sum_u S1_u``, ``T2 = sum_u S2_u``; see ``interval_alpha``.
+    """
+    present = ~np.isnan(ratings)
+    m = present.sum(axis=1)
+    vals = np.where(present, ratings, 0.0)
+    s1 = vals.sum(axis=1)
+    s2 = (vals ** 2).sum(axis=1)
+    ok = m >= 2
+    within = np.where(ok, (2 * m * s2 - 2 * s1 ** 2) / np.maximum(m - 1, 1), 0.0)
+    per_item = np.column_stack([within, np.where(ok, m, 0), np.where(ok, s1, 0.0), np.where(ok, s2, 0.0)])
     return group_sum(per_item, groups, n_groups)
 
 
 def step_counts(y_pred: np.ndarray, y_true: np.ndarray, n_steps: np.ndarray, groups: np.ndarray,
-                n_groups: int) -> np.ndarray:
+                n_groups: int) -> GroupStats:
     """Count, per group, TP1, FN1, TP0, FN0 of ``steps.step_macro_f1_score``: shape ``(G, 4)``.
 
     Class 1 = correct step, 0 = the first erroneous step. Gold labels cover the steps up to
@@ -305,6 +394,19 @@ def alpha(o: np.ndarray, levels: np.ndarray, *, level: Literal["nominal", "ordin
         den = (e * d).sum(axis=(-2, -1))
         value = 1 - num / den
     return _nan_where(((n_v > 0).sum(axis=-1) < 2) | (den == 0), value)
+
+
+def interval_alpha(stats: np.ndarray) -> np.ndarray:
+    """Return Krippendorff's interval alpha from ``interval_moments`` sums ``(..., 4)``.
+
+    ``alpha = 1 - (n - 1) W / (2 n T2 - 2 T1^2)``: observed over expected squared differences,
+    the expected ones taken over all pairs of pairable values.
+    """
+    w, n, t1, t2 = (stats[..., i] for i in range(4))
+    den = 2 * n * t2 - 2 * t1 ** 2
+    with np.errstate(invalid="ignore", divide="ignore"):
+        value = 1 - (n - 1) * w / den
+    return _nan_where(np.isclose(den, 0, atol=1e-9 * np.maximum(1.0, np.abs(2 * n * t2))), value)
 
 
 # --- group-level averages ---------------------------------------------------------------------

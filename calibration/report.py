@@ -53,9 +53,12 @@ from calibration.undefined import capture_undefined
 
 __all__ = ["ReportSettings", "MetricRow", "agreement_report", "render_report"]
 
-#: Above this many cells a contingency table is not worth it (near-continuous scores):
-#: those metrics fall back to one library call per resample.
-MAX_TABLE_CELLS = 4096
+#: Categorical metrics (agreement, kappa, nominal / ordinal alpha) need a discrete scale;
+#: above this many distinct values they are reported as not applicable, with the reason.
+MAX_CATEGORIES = 256
+#: Above this many cells per group (both sides near-continuous) a contingency table is not
+#: worth it: those metrics fall back to one library call per resample.
+MAX_TABLE_CELLS = 1_000_000
 
 Family = Literal["pair", "loo", "group", "alpha", "steps", "alt"]
 
@@ -225,39 +228,58 @@ class _Subset:
 
     # -- families -------------------------------------------------------------------------
 
-    def _tables(self, a: np.ndarray, b: np.ndarray, *, square: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
+    def _tables(self, a: np.ndarray, b: np.ndarray, *, square: bool) -> tuple[Any, np.ndarray, np.ndarray] | str:
+        """Return ``(tables, x_levels, y_levels)``, or why no table is built."""
         both = ~(np.isnan(a) | np.isnan(b))
         if square:
             lx = ly = K.levels_of(a[both], b[both])
+            if len(lx) > MAX_CATEGORIES:
+                return (f"the scores take {len(lx)} distinct values; this metric needs a discrete scale "
+                        f"(at most {MAX_CATEGORIES} values: round or calibrate first)")
         else:
             lx, ly = K.levels_of(a[both]), K.levels_of(b[both])
-        if len(lx) * len(ly) > MAX_TABLE_CELLS or len(lx) == 0 or len(ly) == 0:
-            return None
+        if len(lx) == 0 or len(ly) == 0:
+            return "fallback"
+        if len(lx) * len(ly) > MAX_TABLE_CELLS:
+            return "fallback"
         return K.pair_tables(a, b, self.groups, self.n_groups, x_levels=lx, y_levels=ly), lx, ly
 
     def _family(self, pairs: list[tuple[np.ndarray, np.ndarray]], metrics: list[_Metric], *, square: bool,
                 bootstrap: bool) -> dict[str, _Estimate]:
         values: dict[str, list[float]] = {mt.id: [] for mt in metrics}
         boots: dict[str, list[np.ndarray]] = {mt.id: [] for mt in metrics}
+        not_applicable: str | None = None
+        boot_on = bootstrap and self.w is not None
         for a, b in pairs:
             tabs = self._tables(a, b, square=square)
+            if isinstance(tabs, str) and tabs != "fallback":
+                not_applicable = tabs
+                break
             for mt in metrics:
-                if tabs is None:
+                if isinstance(tabs, str):
                     v, bt = self._fallback(mt, a, b, bootstrap=bootstrap)
                 else:
                     t, lx, ly = tabs
+
+                    def kernel(block: np.ndarray, mt: _Metric = mt, lx: np.ndarray = lx,
+                               ly: np.ndarray = ly) -> np.ndarray:
+                        return mt.kernel(block, lx, ly)
+
                     if mt.family == "group":
-                        per_group = mt.kernel(t, lx, ly)
+                        per_group = K.per_group(t, kernel)
                         v = K.weighted_group_mean(per_group, None)
-                        bt = K.weighted_group_mean(per_group, self.w) if bootstrap and self.w is not None else None
+                        bt = K.weighted_group_mean(per_group, self.w) if boot_on else None
                     else:
-                        v = float(mt.kernel(t.sum(axis=0), lx, ly))
-                        bt = mt.kernel(K.resample(t, self.w), lx, ly) if bootstrap and self.w is not None else None
+                        v = float(kernel(t.total()))
+                        bt = K.per_resample(t, self.w, kernel) if boot_on else None
                 values[mt.id].append(float(v))
                 if bt is not None:
                     boots[mt.id].append(np.asarray(bt, dtype=float))
         out = {}
         for mt in metrics:
+            if not_applicable is not None:
+                out[mt.id] = _Estimate(math.nan, None, not_applicable)
+                continue
             value = _mean_strict(values[mt.id])
             boot = np.mean(boots[mt.id], axis=0) if boots[mt.id] else None
             reason = self._reason(mt, pairs[0]) if math.isnan(value) else None
@@ -297,30 +319,40 @@ class _Subset:
     def _alpha(self, x: np.ndarray | None, metrics: list[_Metric], *, bootstrap: bool) -> dict[str, _Estimate]:
         data = self.h if x is None else np.column_stack([self.h, x])
         levels = K.levels_of(data)
+        boot_on = bootstrap and self.w is not None
         out = {}
-        if len(levels) * len(levels) > MAX_TABLE_CELLS:
-            for mt in metrics:
-                level = mt.id.split("_")[1]
-                v, reason = capture_undefined(krippendorff_alpha_score, data.T, level=level)
-                out[mt.id] = _Estimate(float(v), None, reason)
-            return out
-        o = K.coincidences(data, self.groups, self.n_groups, levels=levels)
-        total = o.sum(axis=0)
-        ob = K.resample(o, self.w) if bootstrap and self.w is not None else None
+        co = None
         for mt in metrics:
             level = mt.id.split("_")[1]
-            v = float(K.alpha(total, levels, level=level))
+            if level == "interval":
+                # moments, not a K x K table: exact for any number of distinct values
+                stats = K.interval_moments(data, self.groups, self.n_groups)
+                v = float(K.interval_alpha(stats.total()))
+                bt = K.per_resample(stats, self.w, K.interval_alpha) if boot_on else None
+            elif len(levels) > MAX_CATEGORIES:
+                out[mt.id] = _Estimate(math.nan, None, f"the scores take {len(levels)} distinct values; {level} "
+                                       f"alpha needs a discrete scale (at most {MAX_CATEGORIES} values)")
+                continue
+            else:
+                if co is None:
+                    co = K.coincidences(data, self.groups, self.n_groups, levels=levels)
+
+                def kernel(block: np.ndarray, level: str = level) -> np.ndarray:
+                    return K.alpha(block, levels, level=level)  # type: ignore[arg-type]
+
+                v = float(kernel(co.total()))
+                bt = K.per_resample(co, self.w, kernel) if boot_on else None
             reason = capture_undefined(krippendorff_alpha_score, data.T, level=level)[1] if math.isnan(v) else None
-            out[mt.id] = _Estimate(v, None if ob is None else K.alpha(ob, levels, level=level), reason)
+            out[mt.id] = _Estimate(v, bt, reason)
         return out
 
     def _step_f1(self, pairs: list[tuple[np.ndarray, np.ndarray]], *, bootstrap: bool) -> _Estimate:
         values, boots = [], []
         for pred, gold in pairs:
             counts = K.step_counts(pred, gold, self.n_steps, self.groups, self.n_groups)
-            values.append(float(K.step_macro_f1(counts.sum(axis=0))))
+            values.append(float(K.step_macro_f1(counts.total())))
             if bootstrap and self.w is not None:
-                boots.append(K.step_macro_f1(K.resample(counts, self.w)))
+                boots.append(K.per_resample(counts, self.w, K.step_macro_f1))
         value = _mean_strict(values)
         reason = None
         if math.isnan(value):

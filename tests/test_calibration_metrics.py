@@ -78,6 +78,14 @@ def test_deviation_sklearn_doc_examples():
     assert rmse_score([3, -0.5, 2, 7], [2.5, 0.0, 2, 8]) == pytest.approx(0.6123724356957945)
 
 
+def test_kappa_accepts_half_point_scores():
+    # the mean of two humans is a half-point score; scikit-learn alone calls that "continuous"
+    assert cohen_kappa_score([1.5, 2, 2.5, 2], [1.5, 2, 2.5, 2.5]) == pytest.approx(
+        cohen_kappa_score([1, 2, 3, 2], [1, 2, 3, 3]))
+    with pytest.raises(ValueError, match="not among the labels"):
+        cohen_kappa_score([1, 2], [1, 3], labels=[1, 2])
+
+
 # --- agreement with and without ties ------------------------------------------------------------
 
 def test_percent_agreement_with_and_without_ties():
