@@ -198,3 +198,20 @@ def test_summeval_report_matches_published_alt_test(shared_data):
     assert rows["alt_test_winning_rate"]["baselines"]["majority"] == 1.0
     assert rep["sections"][0]["baselines_alt_test"]["majority"]["passed"] is True
     assert not math.isnan(rows["spearman_group"]["value"])
+
+
+def test_near_continuous_judge_gets_reasons_not_a_crash(panel, monkeypatch):
+    x = panel.judge_scores[:, 0] + np.random.default_rng(0).normal(0, 0.2, len(panel.items))  # 180 distinct
+    p = Panel(panel.items, panel.humans, ("cont",), panel.human_scores, x[:, None], "numeric", panel.fields, {})
+    from calibration import report as report_mod
+
+    rows = _rows(agreement_report(p, ReportSettings(n_resamples=30, group_by="doc")), "cont")
+    assert rows["spearman"]["ci"] is not None and rows["alpha_interval"]["value"] is not None
+    assert rows["alpha_interval"]["value"] == pytest.approx(
+        krippendorff_alpha_score(np.column_stack([panel.human_scores, x]).T, level="interval"), abs=1e-12)
+    # categorical metrics need a discrete scale: fewer categories allowed than values here
+    monkeypatch.setattr(report_mod, "MAX_CATEGORIES", 100)
+    rows = _rows(agreement_report(p, ReportSettings(n_resamples=0, group_by="doc")), "cont")
+    for metric in ("agreement", "kappa_linear", "alpha_ordinal"):
+        assert rows[metric]["value"] is None
+        assert "distinct values" in rows[metric]["undefined_reason"]
