@@ -79,8 +79,14 @@ def hint_decimals(format_hint: str | None) -> int | None:
 def score_answer(value: AnswerValue | Extraction, gold: str | list[str] | int | float, answer_type: AnswerType, *,
                  mode: Mode = "strict", benchmark: Benchmark = "generic",
                  choices: Sequence[str] | None = None, format_hint: str | None = None,
-                 precision: int | None = None) -> bool | None:
+                 precision: int | None = None,
+                 official_answer_type: Literal["integer", "float", "other"] | None = None) -> bool | None:
     """Return whether the extracted ``value`` matches ``gold``; None when there is no value.
+
+    ``official_answer_type`` is the benchmark file's own ``answer_type`` column
+    (OCR-Reasoning: ``integer | float | other``); official OCR-Reasoning scoring uses it
+    as its checker did, and guesses it from ``answer_type`` and ``format_hint`` only
+    when it is not given.
 
     ``value`` is an extraction's value, or the :class:`Extraction` itself (then its unit,
     magnitude and evidence are used too). Raises ValueError when the gold cannot be read.
@@ -99,7 +105,7 @@ def score_answer(value: AnswerValue | Extraction, gold: str | list[str] | int | 
     if benchmark not in ("generic", "ocr-reasoning", "map"):
         raise ValueError(f"unknown benchmark {benchmark!r}")
     if mode == "official" and benchmark == "ocr-reasoning":
-        return _official_ocr_reasoning(ext, v, gold, answer_type, choices, format_hint)
+        return _official_ocr_reasoning(ext, v, gold, answer_type, choices, format_hint, official_answer_type)
     g = read_gold(gold, answer_type, choices=choices)
     unit = ext.unit if ext is not None else None
     magnitude = ext.magnitude if ext is not None else None
@@ -226,7 +232,8 @@ def _official_answer_type(answer_type: str, format_hint: str | None) -> str:
 
 
 def _official_ocr_reasoning(ext: Extraction | None, v: AnswerValue, gold: str | list[str] | int | float,
-                            answer_type: str, choices: Sequence[str] | None, format_hint: str | None) -> bool:
+                            answer_type: str, choices: Sequence[str] | None, format_hint: str | None,
+                            official_answer_type: str | None = None) -> bool:
     raw = ext.evidence if ext is not None and ext.evidence else (
         "".join(v) if isinstance(v, list) else str(v))
     if answer_type in ("choice", "multi_choice", "ordering"):
@@ -237,7 +244,7 @@ def _official_ocr_reasoning(ext: Extraction | None, v: AnswerValue, gold: str | 
         g = read_gold(gold, "choice", choices=choices).value
         return ocr_reasoning_post_check(raw, g, question_type="multi_choice", answer_type="other",
                                         choices=choices if choices else list(_letters_upto(str(g))))
-    official_type = _official_answer_type(answer_type, format_hint)
+    official_type = official_answer_type or _official_answer_type(answer_type, format_hint)
     gold_s = gold if not isinstance(gold, list) else "".join(gold)
     return ocr_reasoning_post_check(raw.strip(), gold_s, question_type="free_form", answer_type=official_type)
 

@@ -7,7 +7,7 @@ none did in ``reason``) and which scoring mode decided ``correct``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 from judge import __version__
@@ -40,11 +40,27 @@ def extraction_fields(pi: PredictedItem) -> dict[str, Any]:
     fields = {"answer": ex.value, "reason": ex.reason, "method": ex.method, "evidence": ex.evidence}
     if ex.unit is not None:
         fields["unit"] = ex.unit
+    if ex.magnitude is not None:
+        fields["magnitude"] = ex.magnitude
     return fields
 
 
-def score_fields(pi: PredictedItem, answer: Any, *, mode: Mode, benchmark: str) -> dict[str, Any]:
-    """Score an extracted answer against the item's gold; ``correct`` is None when unscorable."""
+def _as_extraction(extracted: Mapping[str, Any]) -> Any:
+    from extractors import Extraction
+
+    return Extraction(value=extracted.get("answer"), reason=extracted.get("reason"), method=extracted.get("method"),
+                      evidence=extracted.get("evidence"), unit=extracted.get("unit"),
+                      magnitude=extracted.get("magnitude"))
+
+
+def score_fields(pi: PredictedItem, extracted: Mapping[str, Any], *, mode: Mode, benchmark: str) -> dict[str, Any]:
+    """Score extracted fields (as ``extraction_fields`` returns them) against the item's gold.
+
+    The whole extraction is scored, not only its value: strict scoring needs the stated
+    currency and magnitude, and official OCR-Reasoning scoring needs the answer as the
+    response wrote it (``$3.24``), which is what that benchmark's checker saw.
+    ``correct`` is None when unscorable.
+    """
     from extractors import score_answer
 
     item = pi.item
@@ -52,10 +68,11 @@ def score_fields(pi: PredictedItem, answer: Any, *, mode: Mode, benchmark: str) 
         return {"correct": None, "mode": mode}
     precision = item.extra.get("precision")
     correct = score_answer(
-        answer, item.gold, item.answer_type, mode=mode,
+        _as_extraction(extracted), item.gold, item.answer_type, mode=mode,
         benchmark=benchmark if benchmark in ("ocr-reasoning", "map") else "generic",
         choices=item.choices, format_hint=item.format_hint,
         precision=int(precision) if isinstance(precision, (int, float)) else None,
+        official_answer_type=item.extra.get("native_answer_type"),
     )
     return {"correct": correct, "mode": mode}
 
@@ -76,7 +93,7 @@ def grade_item(pi: PredictedItem, *, mode: Mode, benchmark: str) -> dict[str, An
         "gold": item.gold,
     }
     row.update(extraction_fields(pi))
-    row.update(score_fields(pi, row["answer"], mode=mode, benchmark=benchmark))
+    row.update(score_fields(pi, row, mode=mode, benchmark=benchmark))
     row.update({"extractor": "rules", "grader": GRADER, "response_model": pi.model, "error": None})
     return {k: v for k, v in row.items() if v is not None or k in _ALWAYS}
 

@@ -95,6 +95,10 @@ def test_official_mode_reproduces_the_dollar_defect(tmp_path):
     # Our strict mode is never below the official semantics on this sample: it only removes false negatives.
     assert strict["overall"]["correct"] >= summary["overall"]["correct"]
     assert all(r["mode"] == "official" for r in rows.values())
+    # The official checker calls float() on the answer as written: "$3.24" fails against "3.24" ...
+    assert rows["1"]["correct"] is False
+    # ... while a string column ("other") compares "25%" with "25%" as strings, and passes.
+    assert rows["9"]["correct"] is True
 
 
 def test_bad_input_exits_2_and_writes_nothing(tmp_path, capsys):

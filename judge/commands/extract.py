@@ -5,6 +5,11 @@ ordering, integer, float, currency, percent, time, duration, yes_no, text``),
 optional ``choices`` (option texts, lettered A, B, ... in order) and ``question``.
 Each row is written back with ``answer`` (normalised, or null), ``reason`` (why null),
 ``method`` (the rule that fired) and ``evidence`` (the span it came from).
+
+With ``--model M`` the rows the rules leave without an answer (reason ``no_answer`` or
+``unparsable_*``; never refusals or hedges) go to an LLM, which must return a value of
+the row's answer type and a verbatim quote of the response; those rows get
+``method: llm``, ``llm_model`` and the quote as ``evidence`` (see ``extractors/llm_fallback.py``).
 """
 
 from __future__ import annotations

@@ -4,6 +4,11 @@ Input rows are those of ``reasonjudge extract`` plus ``gold`` (a string, or a li
 letters for multi_choice / ordering). Each row is written back with the extraction
 fields and ``correct`` (true, false, or null when unscorable); the accuracy and the
 number of unscorable rows are printed.
+
+With ``--model M`` the rows the rules leave without an answer (reason ``no_answer`` or
+``unparsable_*``; never refusals or hedges) go to an LLM, which must return a value of
+the row's answer type and a verbatim quote of the response; those rows get
+``method: llm``, ``llm_model`` and the quote as ``evidence`` (see ``extractors/llm_fallback.py``).
 """
 
 from __future__ import annotations
@@ -56,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         if fields.get("error"):  # the LLM call failed: unscorable, not wrong
             fields.update(correct=None, mode=args.mode)
         else:
-            fields.update(score_fields(pi, fields["answer"], mode=args.mode, benchmark=args.benchmark))
+            fields.update(score_fields(pi, fields, mode=args.mode, benchmark=args.benchmark))
         out.append({**raw, **fields})
     if args.output:
         write_jsonl_atomic(args.output, out)

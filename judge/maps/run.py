@@ -93,7 +93,7 @@ def grade_response(item: BenchmarkItem, text: str | None, *, scoring: Mode) -> d
 
     pi = PredictedItem(item=item, response=text)
     fields = extraction_fields(pi)
-    fields["correct"] = score_fields(pi, fields["answer"], mode=scoring, benchmark="map")["correct"]
+    fields["correct"] = score_fields(pi, fields, mode=scoring, benchmark="map")["correct"]
     return fields
 
 
