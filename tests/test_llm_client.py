@@ -8,6 +8,7 @@ truncation, refusals, validation with context, structured-output modes.
 from __future__ import annotations
 
 import json
+import sys
 
 import pytest
 from pydantic import BaseModel, ValidationInfo, field_validator
@@ -251,9 +252,12 @@ def test_missing_api_key_fails_fast_without_a_request(fake_llm, monkeypatch):
     assert r.error_kind == "refused" and "OPENAI_API_KEY" in r.error and fake_llm.request_count == 0
 
 
-def test_progress_bar_goes_to_stderr(fake_llm, capsys):
+def test_progress_bar_goes_to_stderr_on_a_terminal(fake_llm, capsys, monkeypatch):
     client = make_client(settings(fake_llm, "http", progress=True))
     client.run([Job(spec(f"q{i}")) for i in range(3)], desc="grading")
+    assert capsys.readouterr().err == ""  # not a terminal: no bar in the log
+    monkeypatch.setattr(sys.stderr, "isatty", lambda: True)
+    client.run([Job(spec(f"r{i}")) for i in range(3)], desc="grading")
     out, err = capsys.readouterr()
     assert "grading" in err and "3/3" in err and out == ""
 

@@ -232,8 +232,9 @@ class LLMClient:
         todo = [j if isinstance(j, Job) else Job(*j) for j in jobs]
         results: list[CallResult[Any] | None] = [None] * len(todo)
         pending = iter(enumerate(todo))
-        bar = tqdm(total=len(todo), desc=desc, unit="call", file=sys.stderr, disable=not self.settings.progress,
-                   dynamic_ncols=True, mininterval=0.5)
+        # disable=None: only on a terminal, so that batch-job logs do not fill with bars.
+        bar = tqdm(total=len(todo), desc=desc, unit="call", file=sys.stderr,
+                   disable=None if self.settings.progress else True, dynamic_ncols=True, mininterval=0.5)
 
         async def worker() -> None:
             for i, job in pending:  # one shared iterator: each job is taken once

@@ -49,6 +49,7 @@ import asyncio
 import collections
 import itertools
 import json
+import signal
 import subprocess
 import sys
 import threading
@@ -407,7 +408,7 @@ class ServerProcess:
     def __enter__(self) -> ServerProcess:
         root = Path(__file__).resolve().parents[2]
         cmd = [sys.executable, "-m", "tests.fakes.openai_server", "--latency", str(self.latency),
-               "--content", self.content, "--no-record"]
+               "--content", self.content, "--no-record", "--exit-on-stdin-eof"]
         if self.completion_tokens is not None:
             cmd += ["--completion-tokens", str(self.completion_tokens)]
         self.proc = subprocess.Popen(cmd, cwd=root, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
@@ -429,8 +430,12 @@ class ServerProcess:
             self.proc = None
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Serve until stdin closes or the process is terminated; print ``PORT n`` first."""
+    """Serve until interrupted (or, with --exit-on-stdin-eof, until stdin closes); print ``PORT n`` first."""
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--port", type=int, default=0)
     p.add_argument("--latency", type=float, default=0.0)
@@ -438,6 +443,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--completion-tokens", type=int, default=None)
     p.add_argument("--tools", choices=["plain", "call"], default="plain")
     p.add_argument("--no-record", action="store_true", help="do not keep request bodies (long runs)")
+    p.add_argument("--exit-on-stdin-eof", action="store_true",
+                   help="stop when stdin closes (a parent that dies, even by SIGKILL, takes the server with it)")
     args = p.parse_args(argv)
     server = FakeOpenAIServer(latency=args.latency, tools=args.tools, record=not args.no_record,
                               default=Reply(content=args.content, completion_tokens=args.completion_tokens))
@@ -446,12 +453,15 @@ def main(argv: list[str] | None = None) -> int:
         await server._astart(args.port)
         print(f"PORT {server.port}", flush=True)
         loop = asyncio.get_running_loop()
-        stdin_closed = loop.run_in_executor(None, sys.stdin.read)
         try:
-            await stdin_closed
+            if args.exit_on_stdin_eof:
+                await loop.run_in_executor(None, sys.stdin.read)
+            else:
+                await asyncio.Event().wait()
         finally:
             await server._astop()
 
+    signal.signal(signal.SIGTERM, _interrupt)  # `kill PID` stops it as Ctrl-C does
     try:
         asyncio.run(serve())
     except KeyboardInterrupt:
