@@ -104,6 +104,15 @@ def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, 
         raise InputError(f"unsupported file type '{suffix}' (use .jsonl, .json, .tsv, .csv or .xlsx)", path=str(p))
 
 
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o777  # keep the mode of the file being replaced
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
 def _atomic_write_text(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -112,6 +121,8 @@ def _atomic_write_text(path: Path, text: str) -> None:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
+        # mkstemp creates the file 0600; give it the mode an ordinary open() would have.
+        os.chmod(tmp, _mode_for(path))
         os.replace(tmp, path)
     except BaseException:
         try:
