@@ -18,6 +18,7 @@ The machine is shared, so absolute times are noisy; the ratios within one run ar
 result. The last line is ``name=value`` pairs.
 
     python benchmarks/llm_throughput.py [--calls 1000] [--latency 0.1] [--concurrency 64]
+    python benchmarks/llm_throughput.py --profile-litellm   # where litellm's CPU goes (cProfile)
 """
 
 from __future__ import annotations
@@ -80,7 +81,7 @@ def run_ours(base_url: str, n: int, conc: int, cache: Path, backend: str, tag: s
     return wall, cpu, failed
 
 
-def run_litellm(base_url: str, n: int, conc: int) -> tuple[float, float, int]:
+def run_litellm(base_url: str, n: int, conc: int, *, profile: bool = False) -> tuple[float, float, int]:
     import litellm
 
     litellm.suppress_debug_info = True
@@ -101,7 +102,16 @@ def run_litellm(base_url: str, n: int, conc: int) -> tuple[float, float, int]:
 
     async def main() -> tuple[float, float, int]:
         await batch(conc, "warm")  # in the same loop: litellm keeps its HTTP client per loop
-        wall, cpu, failed = measure(lambda: None)
+        if profile:
+            import cProfile
+            import pstats
+
+            prof = cProfile.Profile()
+            prof.enable()
+            await batch(min(n, 300), "profile")
+            prof.disable()
+            print("litellm.acompletion, cumulative CPU by function (cProfile, 300 calls):")
+            pstats.Stats(prof).sort_stats("cumulative").print_stats(r"litellm|openai|httpx", 25)
         t0, c0 = time.perf_counter(), time.process_time()
         failed = await batch(n, "litellm")
         return time.perf_counter() - t0, time.process_time() - c0, failed
@@ -115,6 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--latency", type=float, default=0.1)
     p.add_argument("--concurrency", type=int, default=64)
     p.add_argument("--skip-litellm", action="store_true", help="only our light path and the rerun")
+    p.add_argument("--profile-litellm", action="store_true", help="print a cProfile of plain litellm calls first")
     args = p.parse_args(argv)
     n, lat, conc = args.calls, args.latency, args.concurrency
     ideal = n * lat / conc
@@ -136,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
         figures.update(rerun_rows_per_s=n / wall_r)
 
         if not args.skip_litellm:
-            wall, cpu, failed = run_litellm(server.base_url, n, conc)
+            wall, cpu, failed = run_litellm(server.base_url, n, conc, profile=args.profile_litellm)
             print(f"plain litellm.acompletion: wall {wall:.2f}s = {wall / ideal:.2f}x ideal, "
                   f"client CPU {1000 * cpu / n:.2f} ms/call, failed {failed}")
             figures.update(litellm_wall_over_ideal=wall / ideal, litellm_client_cpu_ms_per_call=1000 * cpu / n)
