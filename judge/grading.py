@@ -25,6 +25,13 @@ BREAKDOWNS: dict[str, tuple[str, ...]] = {
     "generic": ("ability", "task", "level", "category", "answer_type", "language"),
 }
 
+#: The tables ``grade`` prints (summary.json has every breakdown).
+PRINTED: dict[str, tuple[str, ...]] = {
+    "ocr-reasoning": ("ability", "answer_type"),
+    "map": ("level", "category", "answer_type", "language"),
+    "generic": BREAKDOWNS["generic"],
+}
+
 GRADER = f"reasonjudge {__version__}"
 
 
@@ -77,8 +84,14 @@ def score_fields(pi: PredictedItem, extracted: Mapping[str, Any], *, mode: Mode,
     return {"correct": correct, "mode": mode}
 
 
-def grade_item(pi: PredictedItem, *, mode: Mode, benchmark: str) -> dict[str, Any]:
-    """Return the result row of one item: its labels, gold, extraction and verdict."""
+def grade_item(pi: PredictedItem, *, mode: Mode, benchmark: str,
+               extracted: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """Return the result row of one item: its labels, gold, extraction and verdict.
+
+    ``extracted`` is the item's extraction fields when they were computed already (for
+    example completed by the LLM fallback); otherwise the rules run here. A row whose
+    extraction failed with an ``error`` is unscorable, never wrong.
+    """
     item = pi.item
     row: dict[str, Any] = {
         "id": item.id,
@@ -92,9 +105,14 @@ def grade_item(pi: PredictedItem, *, mode: Mode, benchmark: str) -> dict[str, An
         "language": item.language,
         "gold": item.gold,
     }
-    row.update(extraction_fields(pi))
-    row.update(score_fields(pi, row, mode=mode, benchmark=benchmark))
-    row.update({"extractor": "rules", "grader": GRADER, "response_model": pi.model, "error": None})
+    row.update(extraction_fields(pi) if extracted is None else extracted)
+    if row.get("error"):
+        row.update(correct=None, mode=mode)
+    else:
+        row.update(score_fields(pi, row, mode=mode, benchmark=benchmark))
+    row.setdefault("error", None)
+    row.update({"extractor": "llm" if row.get("method") == "llm" else "rules", "grader": GRADER,
+                "response_model": pi.model})
     return {k: v for k, v in row.items() if v is not None or k in _ALWAYS}
 
 

@@ -120,7 +120,25 @@ def test_grade_with_judge_does_both_in_one_pass(tmp_path, fake_llm, capsys):
     assert "accuracy" in out and "judge openai/fake-judge" in out
 
 
-def test_grade_refuses_model_without_judge(tmp_path, capsys):
-    argv = ["grade", str(SAMPLE), "--benchmark", "ocr-reasoning", "--model", "openai/x", "-o", str(tmp_path)]
-    assert main(argv) == 2
-    assert "--model is used by --judge" in capsys.readouterr().err
+def test_grade_model_without_judge_runs_only_the_extraction_fallback(tmp_path, fake_llm, capsys):
+    rows = [
+        {"id": "q1", "response": "The tallest bar is Tuesday, which matches the second choice.",
+         "answer_type": "choice", "choices": ["Mon", "Tue", "Fri"], "gold": "B"},
+        {"id": "q2", "response": "Counting the bars, the answer is C.", "answer_type": "choice",
+         "choices": ["Mon", "Tue", "Fri"], "gold": "C"},
+        {"id": "q3", "response": "I cannot see the chart.", "answer_type": "choice",
+         "choices": ["Mon", "Tue", "Fri"], "gold": "A"},
+    ]
+    src = tmp_path / "preds.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    fake_llm.default = Reply(content=json.dumps({"answer": "B", "evidence": "matches the second choice"}))
+    argv = ["grade", str(src), "--benchmark", "generic", "--model", "openai/fake", "--api-base", fake_llm.base_url,
+            "-o", str(tmp_path / "run"), "--no-progress"]
+    assert main(argv) == 0
+    assert fake_llm.request_count == 1  # only q1: q2 is read by the rules, q3 is a refusal
+    out = {r["id"]: r for r in read_rows(tmp_path / "run" / "results.jsonl")}
+    assert out["q1"]["answer"] == "B" and out["q1"]["method"] == "llm" and out["q1"]["extractor"] == "llm"
+    assert out["q1"]["evidence"] == "matches the second choice" and out["q1"]["correct"] is True
+    assert out["q2"]["method"] != "llm" and out["q2"]["correct"] is True
+    assert out["q3"]["answer"] is None and out["q3"]["correct"] is None
+    assert not (tmp_path / "run" / "judgments.jsonl").exists()  # no --judge, no judging
