@@ -416,7 +416,7 @@ def load_panel(human: str | os.PathLike[str], judges: Sequence[str | os.PathLike
                id_sep: str = "__", item_field: str = "item", rater_field: str = "rater",
                score_field: str = "score", human_raters: Sequence[str] | None = None,
                judge_raters: Sequence[str] | None = None,
-               judge_format: Literal["long", "alttest"] | None = None) -> Panel:
+               judge_format: Literal["long", "alttest", "judgments"] | None = None) -> Panel:
     """Read the human file and the judge file(s) in ``format`` and align them (see the module docstring).
 
     ``long``: both long format. ``alttest``: both ``{rater: {item: score}}``. ``mrmath``: the
@@ -424,7 +424,9 @@ def load_panel(human: str | os.PathLike[str], judges: Sequence[str | os.PathLike
     long-format predictions (first-error indices). ``human_raters`` / ``judge_raters`` keep only
     those raters; a name not in the files is an ``InputError``. ``judge_format`` reads the
     judge files in another layout than the human file (e.g. alt-test humans, long-format judge
-    scores written by ``reasonjudge calibrate apply``).
+    scores written by ``reasonjudge calibrate apply``); ``judgments`` reads the
+    ``judgments.jsonl`` that ``reasonjudge judge`` writes (item = ``id``, rater = ``judge``,
+    score = ``score`` or ``score_field``; a row with ``error`` is a failed judgement).
     """
     if not judges:
         raise InputError("no judge file given")
@@ -442,6 +444,9 @@ def load_panel(human: str | os.PathLike[str], judges: Sequence[str | os.PathLike
         jf = judge_format or ("alttest" if format == "alttest" else "long")
         if jf == "alttest":
             judge_files = [read_alttest(j, scale=humans.scale, id_fields=id_fields, id_sep=id_sep) for j in judges]
+        elif jf == "judgments":
+            judge_files = [read_long(j, scale=humans.scale, item_field="id", rater_field="judge",
+                                     score_field=score_field) for j in judges]
         else:
             judge_files = [read_long(j, scale=humans.scale, item_field=item_field, rater_field=rater_field,
                                      score_field=score_field) for j in judges]

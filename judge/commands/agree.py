@@ -44,9 +44,10 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
                    help="judge scores (repeat for several files)")
     p.add_argument("--format", choices=("long", "alttest", "mrmath", "processbench"), default="long",
                    help="input layout (default: long)")
-    p.add_argument("--judge-format", choices=("long", "alttest"),
-                   help="layout of the judge file(s) when it differs from --format (e.g. long-format "
-                        "scores from 'calibrate apply' against alttest humans)")
+    p.add_argument("--judge-format", choices=("long", "alttest", "judgments"),
+                   help="layout of the judge file(s) when it differs from --format: 'judgments' reads the "
+                        "judgments.jsonl of 'reasonjudge judge' (item = id, rater = judge, score = score); "
+                        "'long' reads e.g. the scores 'calibrate apply' writes against alttest humans")
     p.add_argument("--scale", choices=("auto", "numeric", "pairwise", "steps"), default="auto",
                    help="score type; auto tells numbers from A/B/tie (default: auto)")
     p.add_argument("--group-by", metavar="FIELD",
