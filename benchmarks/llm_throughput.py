@@ -33,29 +33,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 os.environ.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
-os.environ.setdefault("OPENAI_API_KEY", "sk-fake-benchmark")  # the fake server ignores it
-
-from pydantic import BaseModel, field_validator  # noqa: E402
+# A local server needs no key, and a real one must not be sent to the fake server.
+os.environ.pop("OPENAI_API_KEY", None)
 
 from judge.llm import CallSpec, Job, LLMSettings, make_client  # noqa: E402
+from judge.llm.providers import PLACEHOLDER_KEY  # noqa: E402
+from tests.fakes.calls import GOOD, Verdict  # noqa: E402
 from tests.fakes.openai_server import ServerProcess  # noqa: E402
-
-
-class Verdict(BaseModel):
-    """A small structured answer, validated like the judge's verdicts."""
-
-    answer: str
-    confidence: int
-
-    @field_validator("confidence")
-    @classmethod
-    def _range(cls, v: int) -> int:
-        if not 1 <= v <= 10:
-            raise ValueError("confidence must be 1..10")
-        return v
-
-
-REPLY = '{"answer": "B", "confidence": 7}'
 
 
 def jobs(n: int, tag: str) -> list[Job]:
@@ -92,7 +76,9 @@ def run_litellm(base_url: str, n: int, conc: int, *, profile: bool = False) -> t
         async def one(i: int) -> bool:
             async with sem:
                 try:
-                    await litellm.acompletion(model="openai/fake", api_base=base_url, max_retries=0,
+                    # api_key: the openai SDK will not send a request without one.
+                    await litellm.acompletion(model="openai/fake", api_base=base_url, api_key=PLACEHOLDER_KEY,
+                                              max_retries=0,
                                               messages=[{"role": "user", "content": f"[{tag}] Question {i}"}])
                     return True
                 except Exception:
@@ -130,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     n, lat, conc = args.calls, args.latency, args.concurrency
     ideal = n * lat / conc
     figures: dict[str, float | int] = {}
-    with tempfile.TemporaryDirectory() as tmp, ServerProcess(latency=lat, content=REPLY) as server:
+    with tempfile.TemporaryDirectory() as tmp, ServerProcess(latency=lat, content=GOOD) as server:
         cache = Path(tmp) / "calls.sqlite"
         wall, cpu, failed = run_ours(server.base_url, n, conc, cache, "auto", "ours")
         print(f"ours (light path, structured, cached): wall {wall:.2f}s = {wall / ideal:.2f}x ideal {ideal:.2f}s, "

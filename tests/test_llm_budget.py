@@ -4,30 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from judge.llm import CallSpec, Job, LLMSettings, make_client
+from judge.llm import make_client
 from judge.llm.pricing import call_cost, token_prices
+from tests.fakes.calls import GOOD, jobs, settings
 from tests.fakes.openai_server import Reply
-from tests.test_llm_client import API_KEY, GOOD, Verdict
 
-
-@pytest.fixture(autouse=True)
-def _env(monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
-
-
-@pytest.fixture(params=["http", "litellm"])
-def backend(request) -> str:
-    return request.param
-
-
-def settings(server, backend, **kw) -> LLMSettings:
-    return LLMSettings(**{"model": "openai/fake-model", "api_base": server.base_url, "backend": backend,
-                          "progress": False, "retry_backoff_s": 0.01, **kw})
-
-
-def jobs(n: int) -> list[Job]:
-    return [Job(CallSpec(messages=[{"role": "user", "content": f"item {i}"}], prompt_version="v1"), Verdict)
-            for i in range(n)]
+pytestmark = pytest.mark.usefixtures("openai_key")
 
 
 def test_cost_of_a_priced_model_matches_litellm(fake_llm, backend):

@@ -7,38 +7,20 @@ import sqlite3
 import pytest
 from pydantic import BaseModel
 
-from judge.llm import CallSpec, Job, LLMSettings, make_client
+from judge.llm import CallSpec, Job, make_client
 from judge.llm.cache import CallCache, cache_key
+from tests.fakes.calls import API_KEY, GOOD, Quoted, Verdict, jobs, settings
 from tests.fakes.openai_server import FakeOpenAIServer, Reply
-from tests.test_llm_client import API_KEY, GOOD, Quoted, Verdict
 
-
-@pytest.fixture(autouse=True)
-def _env(monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
-
-
-@pytest.fixture(params=["http", "litellm"])
-def backend(request) -> str:
-    return request.param
-
-
-def settings(server, backend, cache, **kw) -> LLMSettings:
-    return LLMSettings(**{"model": "openai/fake-model", "api_base": server.base_url, "backend": backend,
-                          "progress": False, "cache_path": cache, "retry_backoff_s": 0.01, **kw})
-
-
-def jobs(n: int, model=Verdict, version="v1") -> list[Job]:
-    return [Job(CallSpec(messages=[{"role": "user", "content": f"item {i}"}], prompt_version=version), model)
-            for i in range(n)]
+pytestmark = pytest.mark.usefixtures("openai_key")
 
 
 def test_second_run_makes_no_calls(fake_llm, backend, tmp_path):
     fake_llm.default = Reply(content=GOOD, prompt_tokens=20, completion_tokens=6)
     cache = tmp_path / "calls.sqlite"
-    first = make_client(settings(fake_llm, backend, cache)).run(jobs(5), desc="t")
+    first = make_client(settings(fake_llm, backend, cache_path=cache)).run(jobs(5), desc="t")
     assert fake_llm.request_count == 5 and not any(r.cached for r in first)
-    client = make_client(settings(fake_llm, backend, cache))
+    client = make_client(settings(fake_llm, backend, cache_path=cache))
     again = client.run(jobs(5), desc="t")
     assert fake_llm.request_count == 5  # nothing new reached the server
     assert all(r.cached for r in again) and [r.value for r in again] == [r.value for r in first]
@@ -49,15 +31,15 @@ def test_second_run_makes_no_calls(fake_llm, backend, tmp_path):
 def test_key_ignores_api_base_but_not_prompt_or_schema(fake_llm, tmp_path):
     fake_llm.default = GOOD
     cache = tmp_path / "calls.sqlite"
-    make_client(settings(fake_llm, "http", cache)).run(jobs(2), desc="t")
+    make_client(settings(fake_llm, "http", cache_path=cache)).run(jobs(2), desc="t")
     with FakeOpenAIServer(default=GOOD) as other:  # the same model behind another URL
-        make_client(settings(other, "http", cache)).run(jobs(2), desc="t")
+        make_client(settings(other, "http", cache_path=cache)).run(jobs(2), desc="t")
         assert other.request_count == 0
 
     class Other(BaseModel):
         answer: str
 
-    client = make_client(settings(fake_llm, "http", cache))
+    client = make_client(settings(fake_llm, "http", cache_path=cache))
     client.run(jobs(2, version="v2"), desc="t")  # new prompt version
     client.run(jobs(2, model=Other), desc="t")  # new output schema
     client.run([Job(CallSpec(messages=[{"role": "user", "content": "item 0"}], prompt_version="v1",
@@ -70,7 +52,7 @@ def test_key_ignores_api_base_but_not_prompt_or_schema(fake_llm, tmp_path):
 def test_cache_never_stores_the_api_key(fake_llm, backend, tmp_path):
     fake_llm.default = GOOD
     cache = tmp_path / "calls.sqlite"
-    make_client(settings(fake_llm, backend, cache)).run(jobs(3), desc="t")
+    make_client(settings(fake_llm, backend, cache_path=cache)).run(jobs(3), desc="t")
     assert fake_llm.requests[0].headers["authorization"] == f"Bearer {API_KEY}"
     for f in tmp_path.iterdir():  # the database and its WAL
         assert API_KEY.encode() not in f.read_bytes()
@@ -84,22 +66,22 @@ def test_cached_value_is_revalidated_with_the_current_context(fake_llm, tmp_path
     cache = tmp_path / "calls.sqlite"
     job = Job(CallSpec(messages=[{"role": "user", "content": "extract"}], prompt_version="v1"), Quoted,
               {"response": "so the answer is 42."})
-    assert make_client(settings(fake_llm, "http", cache)).run([job], desc="t")[0].ok
-    hit = make_client(settings(fake_llm, "http", cache)).run([job], desc="t")[0]
+    assert make_client(settings(fake_llm, "http", cache_path=cache)).run([job], desc="t")[0].ok
+    hit = make_client(settings(fake_llm, "http", cache_path=cache)).run([job], desc="t")[0]
     assert hit.cached and hit.value.evidence == "the answer is 42" and fake_llm.request_count == 1
     # Same request, but the quote is no longer in the text it must come from: ask again.
     stale = job._replace(validation_context={"response": "the answer is 41"})
-    r = make_client(settings(fake_llm, "http", cache, max_reasks=0)).run([stale], desc="t")[0]
+    r = make_client(settings(fake_llm, "http", cache_path=cache, max_reasks=0)).run([stale], desc="t")[0]
     assert not r.cached and r.error_kind == "invalid_output" and fake_llm.request_count == 2
 
 
 def test_failures_are_not_cached(fake_llm, tmp_path):
     fake_llm.queue(Reply.server_error())
     cache = tmp_path / "calls.sqlite"
-    r = make_client(settings(fake_llm, "http", cache, max_transport_retries=0)).run(jobs(1), desc="t")[0]
+    r = make_client(settings(fake_llm, "http", cache_path=cache, max_transport_retries=0)).run(jobs(1), desc="t")[0]
     assert r.error_kind == "transport"
     fake_llm.default = GOOD
-    r = make_client(settings(fake_llm, "http", cache)).run(jobs(1), desc="t")[0]
+    r = make_client(settings(fake_llm, "http", cache_path=cache)).run(jobs(1), desc="t")[0]
     assert r.ok and not r.cached and fake_llm.request_count == 2
 
 

@@ -11,68 +11,12 @@ import json
 import sys
 
 import pytest
-from pydantic import BaseModel, ValidationInfo, field_validator
 
-from judge.llm import CallSpec, Job, LLMSettings, make_client
-from tests.fakes.openai_server import FakeOpenAIServer, Reply
+from judge.llm import Job, make_client
+from tests.fakes.calls import API_KEY, GOOD, Quoted, Verdict, one, settings, spec
+from tests.fakes.openai_server import Reply
 
-API_KEY = "sk-test-secret-0123456789"
-
-
-class Verdict(BaseModel):
-    """A judge-like answer."""
-
-    answer: str
-    score: int
-
-    @field_validator("score")
-    @classmethod
-    def _range(cls, v: int) -> int:
-        if not 1 <= v <= 10:
-            raise ValueError("score must be between 1 and 10")
-        return v
-
-
-class Quoted(BaseModel):
-    """An answer with a quote that must occur in the graded response (validation context)."""
-
-    answer: str
-    evidence: str
-
-    @field_validator("evidence")
-    @classmethod
-    def _in_response(cls, v: str, info: ValidationInfo) -> str:
-        response = (info.context or {}).get("response", "")
-        if v not in response:
-            raise ValueError(f"evidence {v!r} does not occur in the response")
-        return v
-
-
-GOOD = '{"answer": "B", "score": 7}'
-
-
-@pytest.fixture(autouse=True)
-def _env(monkeypatch):
-    monkeypatch.setenv("OPENAI_API_KEY", API_KEY)
-
-
-@pytest.fixture(params=["http", "litellm"])
-def backend(request) -> str:
-    return request.param
-
-
-def settings(server: FakeOpenAIServer, backend: str, **kw) -> LLMSettings:
-    base = {"model": "openai/fake-model", "api_base": server.base_url, "backend": backend, "progress": False,
-            "retry_backoff_s": 0.01, "retry_backoff_max_s": 0.05, "timeout_s": 10}
-    return LLMSettings(**{**base, **kw})
-
-
-def spec(text: str = "Which option is right?", **kw) -> CallSpec:
-    return CallSpec(messages=[{"role": "user", "content": text}], prompt_version="t1", **kw)
-
-
-def one(client, s: CallSpec, model=None, context=None):
-    return client.run([Job(s, model, context)], desc="test")[0]
+pytestmark = pytest.mark.usefixtures("openai_key")
 
 
 def test_plain_text_call(fake_llm, backend):
@@ -244,12 +188,6 @@ def test_concurrency_is_bounded_and_order_kept(fake_llm, backend):
                          on_result=lambda i, r: seen.append(i))
     assert [r.text for r in results] == [f"ITEM {i}" for i in range(9)]
     assert sorted(seen) == list(range(9)) and fake_llm.max_in_flight == 3
-
-
-def test_missing_api_key_fails_fast_without_a_request(fake_llm, monkeypatch):
-    monkeypatch.delenv("OPENAI_API_KEY")
-    r = one(make_client(settings(fake_llm, "litellm")), spec())
-    assert r.error_kind == "refused" and "OPENAI_API_KEY" in r.error and fake_llm.request_count == 0
 
 
 def test_progress_bar_goes_to_stderr_on_a_terminal(fake_llm, capsys, monkeypatch):

@@ -7,7 +7,7 @@ import pytest
 
 from judge.llm import CallSpec, Job, LLMSettings, make_client
 from judge.llm.via_litellm import LiteLLMBackend, import_litellm
-from tests.test_llm_client import Verdict
+from tests.fakes.calls import Verdict
 
 MODEL = "anthropic/claude-sonnet-4-5"
 

@@ -37,6 +37,7 @@ from typing import Any, NamedTuple, Protocol
 
 from pydantic import BaseModel
 
+from judge.errors import ConfigError
 from judge.llm.cache import CachedReply, CallCache, cache_key
 from judge.llm.providers import Route, resolve_route
 from judge.llm.retry import CallState, RequestRefused, TransportError
@@ -100,6 +101,15 @@ class LLMClient:
     def __init__(self, settings: LLMSettings) -> None:
         self.settings = settings
         self.route: Route = resolve_route(settings)
+        if self.route.backend == "litellm" and not settings.dry_run:
+            # A missing key fails the run here, before any call, rather than every item
+            # that misses the cache (litellm would report it as a 500 and be retried).
+            # A dry run sends nothing and keeps litellm unimported.
+            from judge.llm.via_litellm import missing_key_message
+
+            problem = missing_key_message(settings, self.route)
+            if problem is not None:
+                raise ConfigError(problem)
         self.stats = LLMStats()
         self._cache = CallCache(settings.cache_path) if settings.cache_path is not None else None
         self._backend: _Backend | None = None
@@ -300,5 +310,10 @@ class LLMClient:
 
 
 def make_client(settings: LLMSettings) -> LLMClient:
-    """Return a client for ``settings``; raises ConfigError when the model cannot be reached as set."""
+    """Return a client for ``settings``.
+
+    Raises ConfigError when the model cannot be reached as set: a route that does not
+    exist, or a provider's API key missing from the environment (checked before any call,
+    cache hits included, except in a dry run).
+    """
     return LLMClient(settings)

@@ -62,10 +62,13 @@ class OpenAIHTTPBackend:
         self.route = route
         self.mode = route.mode
         self.url = route.api_base.rstrip("/") + "/chat/completions"
+        # The provider's key when it is set (a server started with one); none otherwise:
+        # a self-hosted server needs none, and aiohttp does not insist as the openai SDK does.
         key = os.environ.get(route.key_env) if route.key_env else None
         self._headers = {"Content-Type": "application/json"}
         if key:
             self._headers["Authorization"] = f"Bearer {key}"
+        self._refusal_hint = route.unset_key_hint()
         self._timeout = aiohttp.ClientTimeout(total=settings.timeout_s)
         # The proxy environment (HTTPS_PROXY, NO_PROXY) is read once here: aiohttp's
         # trust_env would look it up, and ~/.netrc, in a thread for every request.
@@ -112,7 +115,8 @@ class OpenAIHTTPBackend:
             detail = _error_detail(raw)
             if is_retryable_status(status):
                 raise TransportError(f"HTTP {status}: {detail}", status=status, retry_after=retry_after_seconds(headers))
-            raise RequestRefused(f"HTTP {status}: {detail}", status=status)
+            hint = self._refusal_hint if status in (401, 403) else ""
+            raise RequestRefused(f"HTTP {status}: {detail}{hint}", status=status)
         try:
             data = json.loads(raw)
         except ValueError as e:
@@ -120,19 +124,6 @@ class OpenAIHTTPBackend:
         if not isinstance(data, dict) or not data.get("choices"):
             raise TransportError(f"reply without choices: {_error_detail(raw)}")
         return data
-
-    def _body(self, spec: CallSpec, messages: list[dict[str, Any]], extra: dict[str, Any]) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": self.route.name, "messages": messages, "temperature": spec.temperature}
-        if spec.max_tokens is not None:
-            body["max_tokens"] = spec.max_tokens
-        if spec.seed is not None:
-            body["seed"] = spec.seed
-        if spec.top_logprobs is not None:
-            body["logprobs"] = True
-            if spec.top_logprobs > 0:
-                body["top_logprobs"] = spec.top_logprobs
-        body.update(extra)
-        return body
 
     async def complete(self, spec: CallSpec, response_model: type[BaseModel] | None,
                        context: dict[str, Any] | None, state: CallState) -> tuple[BaseModel | None, CachedReply]:
@@ -143,7 +134,7 @@ class OpenAIHTTPBackend:
         """
         messages, extra = (spec.messages, {}) if response_model is None else \
             request_fields(self.mode, response_model, spec.messages)
-        body = self._body(spec, messages, extra)
+        body = {"model": self.route.name, "messages": messages, **spec.sampling_params(), **extra}
         for attempt in range(self.settings.max_reasks + 1):
             payload = json.dumps(body, ensure_ascii=False).encode("utf-8")
             data = await with_transport_retries(lambda: self._post(payload), self.settings, state)

@@ -1,6 +1,6 @@
 """Which path reaches a model, and which structured-output mode it gets.
 
-OpenAI-compatible servers go through the light HTTP path (``judge.llm.http``): about a
+OpenAI-compatible servers go through the light HTTP path (``judge.llm.openai_http``): about a
 millisecond of client CPU per call instead of litellm's twelve or more. That covers
 ``hosted_vllm/...``, ``lm_studio/...`` and ``llamafile/...`` models, and ``openai/...``
 when an API base is given (llama.cpp's server, vLLM, SGLang, a proxy). Everything else
@@ -12,6 +12,14 @@ message content, which every OpenAI-compatible server honours; tool calls are no
 reliable there), LM Studio ``json_schema`` (it has no ``json_object``). On litellm, a
 model that litellm's capability map says supports function calling gets ``tools``;
 Ollama gets ``json``; any other model ``md_json``, which only needs the prompt.
+
+API keys, the same on both paths. A self-hosted OpenAI-compatible server (one of the
+providers above with an API base) needs none: the provider's variable
+(``OPENAI_API_KEY``, ``HOSTED_VLLM_API_KEY``, ...) is sent if it is set, for a server
+started with a key; otherwise the light path sends none and litellm ``PLACEHOLDER_KEY``
+(its openai SDK refuses to send a request without a key). Any other model needs the key litellm
+says its provider needs: the client checks it when it is made, before any call
+(``judge.llm.via_litellm.missing_key_message``).
 """
 
 from __future__ import annotations
@@ -42,6 +50,10 @@ OPENAI_COMPATIBLE: dict[str, _Compat] = {
     "llamafile": _Compat("LLAMAFILE_API_KEY", "LLAMAFILE_API_BASE", "http://127.0.0.1:8080/v1"),
 }
 
+#: The key sent to a self-hosted server when none is set and the SDK insists on one.
+#: Not a secret, and shaped like no real provider's key.
+PLACEHOLDER_KEY = "no-key-required"
+
 
 @dataclass(frozen=True)
 class Route:
@@ -52,10 +64,27 @@ class Route:
     #: The model name without the provider prefix (what an OpenAI-compatible server expects).
     name: str
     api_base: str | None
-    #: Environment variable holding the API key (light path); litellm reads its own.
+    #: Environment variable holding the API key of an OpenAI-compatible provider.
     key_env: str | None
     #: "auto" is resolved by the litellm backend, which knows the model's capabilities.
     mode: ConcreteMode | Literal["auto"]
+    #: An OpenAI-compatible server with an API base: no key is needed to reach it.
+    self_hosted: bool = False
+
+    def sdk_key(self) -> str | None:
+        """The ``api_key`` to hand litellm: a placeholder for a keyless self-hosted server, else None.
+
+        None lets litellm read the provider's variable as usual.
+        """
+        if self.self_hosted and self.key_env and not os.environ.get(self.key_env):
+            return PLACEHOLDER_KEY
+        return None
+
+    def unset_key_hint(self) -> str:
+        """A hint for a refusal (401/403) by a self-hosted server when no key is set, else ''."""
+        if self.self_hosted and self.key_env and not os.environ.get(self.key_env):
+            return f" (no API key was set: set {self.key_env} if this server needs one)"
+        return ""
 
 
 def split_model(model: str) -> tuple[str, str]:
@@ -83,5 +112,7 @@ def resolve_route(settings: LLMSettings) -> Route:
         mode = settings.structured_mode
         if mode == "auto":
             mode = "json_schema" if provider == "lm_studio" else "json"
-        return Route("http", provider, name, api_base, compat.key_env, mode)
-    return Route("litellm", provider, name, settings.api_base, None, settings.structured_mode)
+        return Route("http", provider, name, api_base, compat.key_env, mode, self_hosted=True)
+    # litellm finds an API base given in the provider's variable (or its default) itself.
+    return Route("litellm", provider, name, settings.api_base, compat.key_env if compat else None,
+                 settings.structured_mode, self_hosted=light_possible)

@@ -77,6 +77,19 @@ class CallSpec(BaseModel):
     #: A label for accounting and progress ("judge", "describe", "extract", ...).
     tag: str = "call"
 
+    def sampling_params(self) -> dict[str, Any]:
+        """Return the OpenAI chat parameters this spec sets (both paths send the same ones)."""
+        params: dict[str, Any] = {"temperature": self.temperature}
+        if self.max_tokens is not None:
+            params["max_tokens"] = self.max_tokens
+        if self.seed is not None:
+            params["seed"] = self.seed
+        if self.top_logprobs is not None:
+            params["logprobs"] = True
+            if self.top_logprobs > 0:
+                params["top_logprobs"] = self.top_logprobs
+        return params
+
 
 class Usage(BaseModel):
     """Tokens always (when the provider reports them); cost only when it is known.

@@ -63,7 +63,31 @@ def import_litellm() -> Any:
     return litellm
 
 
-def _classify(e: Exception) -> Exception:
+def missing_key_message(settings: LLMSettings, route: Route) -> str | None:
+    """Say which environment variable the model's provider needs and lacks, or None.
+
+    A self-hosted OpenAI-compatible server needs no key (``Route.self_hosted``). For
+    any other model litellm says which variables its provider reads; only API keys
+    (``*_API_KEY``) are required here, since cloud credentials (AWS, Vertex) may come
+    from a profile or a role that litellm cannot see in the environment.
+    """
+    if route.self_hosted:
+        return None
+    litellm = import_litellm()
+    try:
+        missing = litellm.validate_environment(model=settings.model).get("missing_keys") or []
+    except Exception:  # a model litellm cannot place: its first call will say why
+        return None
+    keys = [k for k in missing if k.endswith("_API_KEY")]
+    if not keys:
+        return None
+    message = f"no API key for {settings.model}: set {' or '.join(keys)} in the environment"
+    if route.provider in OPENAI_COMPATIBLE and not settings.api_base:
+        message += " (or give --api-base for a self-hosted OpenAI-compatible server, which needs none)"
+    return message
+
+
+def _classify(e: Exception, *, refusal_hint: str = "") -> Exception:
     """Map a litellm / openai exception to TransportError (retried) or RequestRefused."""
     litellm = import_litellm()
     name = type(e).__name__
@@ -78,7 +102,8 @@ def _classify(e: Exception) -> Exception:
             response = getattr(e, "response", None)
             headers = getattr(response, "headers", None) or getattr(e, "litellm_response_headers", None)
             return TransportError(f"HTTP {status}: {msg}", status=status, retry_after=retry_after_seconds(headers))
-        return RequestRefused(f"HTTP {status}: {msg}", status=status)
+        hint = refusal_hint if status in (401, 403) else ""
+        return RequestRefused(f"HTTP {status}: {msg}{hint}", status=status)
     # An exception litellm did not map (a torn body, an SDK error): treat it as transit trouble.
     return TransportError(f"{name}: {msg}")
 
@@ -137,7 +162,8 @@ class LiteLLMBackend:
         self._retry_exhausted = InstructorRetryException
         self._parse_errors = _RETRYABLE_PARSE_ERRORS
         self.price_known = self._price_known()
-        self.missing_keys = self._missing_keys()
+        # Read once, as the light path reads its key: the placeholder for a keyless self-hosted server.
+        self._api_key = route.sdk_key()
 
     def _auto_mode(self) -> ConcreteMode:
         if self.route.provider in ("ollama", "ollama_chat"):
@@ -150,14 +176,6 @@ class LiteLLMBackend:
         except Exception:  # litellm raises for models it does not know
             pass
         return "md_json"
-
-    def _missing_keys(self) -> list[str]:
-        # Checked up front: litellm reports a missing key as a 500, which would be retried.
-        try:
-            missing = self.litellm.validate_environment(model=self.settings.model).get("missing_keys") or []
-        except Exception:
-            return []
-        return [k for k in missing if k.endswith("_KEY")]
 
     def _price_known(self) -> bool:
         try:
@@ -191,7 +209,7 @@ class LiteLLMBackend:
                 # max_retries/num_retries=0: retries belong to with_transport_retries, not litellm.
                 return await self.litellm.acompletion(**kwargs, max_retries=0, num_retries=0)
             except Exception as e:
-                raise _classify(e) from e
+                raise _classify(e, refusal_hint=self.route.unset_key_hint()) from e
 
         try:
             completion = await with_transport_retries(send, self.settings, state)
@@ -205,18 +223,14 @@ class LiteLLMBackend:
         return completion
 
     def _kwargs(self, spec: CallSpec) -> dict[str, Any]:
-        kw: dict[str, Any] = {"model": self.settings.model, "temperature": spec.temperature,
-                              "timeout": self.settings.timeout_s}
+        kw: dict[str, Any] = {"model": self.settings.model, "timeout": self.settings.timeout_s,
+                              **spec.sampling_params()}
         if self.settings.api_base:
             kw["api_base"] = self.settings.api_base
-        if spec.max_tokens is not None:
-            kw["max_tokens"] = spec.max_tokens
-        if spec.seed is not None:
-            kw["seed"] = spec.seed
-        if spec.top_logprobs is not None:
-            kw["logprobs"] = True
-            if spec.top_logprobs > 0:
-                kw["top_logprobs"] = spec.top_logprobs
+        if self._api_key is not None:
+            # The openai SDK will not send a request without a key, even to a server that
+            # needs none (litellm then reports a 500): a placeholder, never a real key.
+            kw["api_key"] = self._api_key
         return kw
 
     async def complete(self, spec: CallSpec, response_model: type[BaseModel] | None,
@@ -224,9 +238,6 @@ class LiteLLMBackend:
         """Send ``spec`` (see ``OpenAIHTTPBackend.complete`` for what it raises)."""
         from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 
-        if self.missing_keys:
-            raise RequestRefused(f"no API key for {self.settings.model}: set {' or '.join(self.missing_keys)} "
-                                 "in the environment")
         token = _STATE.set(state)
         try:
             if response_model is None:
