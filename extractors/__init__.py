@@ -17,7 +17,9 @@ answer type     value
 ==============  ===========================================================================
 choice          one upper-case option letter, ``"C"``; options are lettered A, B, ... in order
 multi_choice    sorted list of distinct letters, ``["A", "C"]``
-ordering        list of letters in the stated order, repeats kept, ``["A", "D", "A"]``
+ordering        list of letters in the stated order, repeats kept, ``["A", "D", "A"]``; its
+                length is not checked against the options: a sequence that is too short
+                or too long is extracted as stated and the scorer marks it wrong
 integer         ``int`` (a stated non-whole number stays a ``float`` and scores wrong)
 float           ``float``, or ``int`` when written without decimals
 currency        the amount as a number; ``unit`` holds the ISO code (``USD``, ``CNY``, ``EUR``)
@@ -35,8 +37,11 @@ Numbers scaled by a magnitude word carry it in ``magnitude`` (``3.5万`` -> valu
 ``none_of_the_options``, ``unparsable_number``, ``unparsable_time``, ``unparsable_duration``.
 ``method`` names the rule that fired and ``evidence`` is the verbatim span of the response
 the value was read from. Methods, strongest first (see :mod:`extractors.extract`):
-``boxed``, ``answer_tag``, ``answer_label`` ("Answer:"), ``answer_is``, ``self_correction``,
-``i_choose``, ``option_is_correct``, ``answer_zh``; then, only when no marker yields a value,
+``boxed``, ``answer_tag``, ``answer_label`` ("Answer:", "Correct options:"), ``answer_is``,
+``self_correction`` ("Wait, actually C", 等等), ``i_choose``, ``option_is_correct``,
+``answer_zh`` (答案是, 故选, 正确选项为), ``order_is`` ("the order is", letter types only),
+``order_label`` ("Order:", 顺序为, 依次经过, orderings only), ``options_are_correct`` ("Options A
+and C are correct", multiple choice only); then, only when no marker yields a value,
 ``whole_response``, ``last_line``, ``conclusion``, ``conclusion_value``, ``leading_answer``,
 ``bold``; ``refusal`` and ``hedge`` name the rule behind a reason.
 

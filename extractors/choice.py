@@ -7,12 +7,18 @@ is not a letter, while a lone "A" is. When the span holds option text instead of
 it is matched against the options: exactly after folding, numerically for numeric options,
 or by a near-exact rapidfuzz ratio (>= 95) for long options. Nothing is ever snapped to
 the nearest option: text that matches no option is not an answer.
+
+Sets and sequences are read the same way, item after item, with the separators chains of
+thought use: commas, 、, "and", arrows (``→``, ``->``, ``>``), dashes, "then"; and when
+the items are option texts ("Harbor, then Old Town, then Market", "Central (A), Harbor (C)"),
+each item must be exactly one option (a letter written beside it must be that option's).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from extractors.markup import MARKUP_RE, fold_text, unwrap_latex
 from extractors.numeric import number_complete, read_number
@@ -25,7 +31,13 @@ _FILLER = re.compile(
 )
 # A letter in brackets may be lower case: "(c)". A bare letter must be upper case.
 _BRACKETED = re.compile(r"[(\[（【]\s*(?P<l>[A-Za-z])\s*[)\]）】]")
-_BARE = re.compile(r"(?P<l>[A-Z])(?:\)|(?=[\s.,;:!?\]}*$'\"\\。，、：；）]|$))")
+# A Chinese character may follow a bare letter: no Chinese word starts with a Latin capital
+# ("A或C", "A和C", "C正确").
+_BARE = re.compile(r"(?P<l>[A-Z])(?:\)|(?=[\s.,;:!?\]}*$'\"\\。，、：；）\u4e00-\u9fff]|$))")
+_ANY_LETTER = re.compile(r"[A-Z]")
+_AND = re.compile(r"\band\b|和|与|及", re.IGNORECASE)
+_VERB_AFTER = re.compile(r"\s+(?:is|was|are|were|has|does|did|can|cannot|can't|should|would|will|must|isn't|doesn't)\b",
+                         re.IGNORECASE)
 _LOWER_ALONE = re.compile(r"(?P<l>[a-z])[\s.*)}$\\]*$")
 # Words that may follow a bare letter when it is an answer ("B because ...", "C (145°)");
 # any other lower-case word means the capital was an article or an initial: "A large ...".
@@ -34,20 +46,45 @@ _AFTER_LETTER_OK = frozenset(
     "here there if to due so then would option choice also only seems appears corresponds matches".split()
 )
 _NEXT_WORD = re.compile(r"\s+([a-z]+)")
+# The Chinese counterpart: a letter followed by a verdict against it is not an answer
+# ("所以选项D错误", "B项不正确").
+_ZH_REJECTED = re.compile(r"\s*(?:项|选项)?\s*(?:是|也|都|均)?(?:错误|错的|错|不对|不正确|不符|不是|不可能|不能|被排除|排除)")
 _HEDGE = re.compile(
-    r"\s*(?:,|/|&|、|，|\bor\b|\band\b|或者?|和|与|及)\s*(?:(?:option|choice)\s+)?[(\[]?(?P<l>[A-Z])[)\]]?(?![A-Za-z])"
+    r"\s*(?:,?\s*\bor\b|,|/|&|、|，|\band\b|或者?|还是|和|与|及)\s*(?:(?:option|choice)\s+)?[(\[]?(?P<l>[A-Z])[)\]]?"
+    r"(?![A-Za-z])"
 )
 _EITHER = re.compile(r"either\b\s*", re.IGNORECASE)
-_OR_WORD = re.compile(r"\s*(?:\bor\b|或者?|/)", re.IGNORECASE)
+_OR_WORD = re.compile(r"\s*[,，]?\s*(?:\bor\b|或者?|还是|/)", re.IGNORECASE)
+# An ordering may open with "first": "First B, then C, and finally A".
+_FIRST = re.compile(r"(?:first(?:ly)?|starting\s+with|首先|先)[,，:：]?\s*", re.IGNORECASE)
 _CLAUSE_END = re.compile(
     r"\n|(?<!\d)[.。!?！？;；](?!\d)|\s+(?:because|since|which|as\s+it|as\s+this|due\s+to|given|based)\b|,\s+(?:which|as|because|since)\b",
     re.IGNORECASE,
 )
 _WORD_BOUNDARY = re.compile(r"(?<=\S)(?=[\s,;:.。，；：!?)\]])")
-_SEQ_SEP = re.compile(r"\s*(?:,|，|、|;|→|->|-->|⟶|⇒|=>|>|-|–|—|\bthen\b|\s)\s*", re.IGNORECASE)
-_SET_SEP = re.compile(r"\s*(?:,|，|、|;|&|\+|/|\band\b|和|与|及|\s)\s*(?:and\s+)?", re.IGNORECASE)
+_ARROW = r"(?:-+>|=+>|→|⟶|⇒|⇨|➔|➜|➝|➞|⟹|↦|▶|►|>)"
+# Between two items of a sequence: "B → D", "B->D", "B > D", "B-D", "B, D", "B, then D",
+# "C and A" (the last item), "B 然后 D". Tried in this order, so "-->" is one arrow.
+_SEQ_SEP = re.compile(
+    r"\s*(?:[,，、;；]\s*)?(?:" + _ARROW + r"|(?:and\s+)?then\b|followed\s+by\b|and\s+finally\b|finally\b|and\b"
+    r"|然后|接着|再到|再|最后|到)\s*|\s*(?:" + _ARROW + r"|[-–—]|[,，、;；]|\s)\s*",
+    re.IGNORECASE,
+)
+_SET_SEP = re.compile(r"\s*(?:,|，|、|;|&|\+|/|\band\b|和|与|及|以及|\s)\s*(?:and\s+)?", re.IGNORECASE)
 _RUN = re.compile(r"[A-Z]{2,}(?![A-Za-z])")
-_PARTS = re.compile(r"\s*(?:,|，|、|;|；|\band\b|→|->|⟶|和|与)\s*", re.IGNORECASE)
+# Between two option texts of a set or a sequence.
+_ITEM_SEP = re.compile(
+    r"\s*(?:[,，、;；]\s*)?(?:" + _ARROW + r"|(?:and\s+)?then\b|followed\s+by\b|and\s+finally\b|finally\b|and\b"
+    r"|以及|然后|接着|再到|和|与|及)\s*|\s*(?:" + _ARROW + r"|[,，、;；])\s*",
+    re.IGNORECASE,
+)
+_ITEM_ARTICLE = re.compile(r"(?:the\s+)?", re.IGNORECASE)
+# A letter written beside an option text: "Harbor (B)", "(B) Harbor", "B. Harbor".
+_TAG_AFTER = re.compile(r"\s*[(（]\s*(?P<l>[A-Z])\s*[)）]")
+_TAG_BEFORE = re.compile(r"(?:[(（]\s*(?P<p>[A-Z])\s*[)）]|(?P<d>[A-Z])[.:：])\s*")
+# An option text ends at a word boundary: "Market" is not the start of "Marketplace".
+_WORD_END = re.compile(r"(?![A-Za-z0-9])")
+_ITEMS_END = re.compile(r"[\s*_`'\"“”’.,;:!?。，；：！？)\]}）】$]*$")
 
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
@@ -90,6 +127,8 @@ def _letter_at(text: str, pos: int, end: int, *, tight: bool,
                 and not _option_follows(text, m.end(), end, m.group("l"), choices)):
             return None  # "A large part of ..." / "I think": an article or a pronoun
         if tight and not _tight_end(text, m.end(), end):
+            return None
+        if _ZH_REJECTED.match(text, m.end(), end):
             return None
         return m.group("l"), m.start(), m.end()
     m = _LOWER_ALONE.match(text, pos, end)
@@ -203,20 +242,31 @@ def parse_letter_set(text: str, start: int, end: int, choices: Sequence[str] | N
     """
     letters = option_letters(choices)
     pos = _skip(text, start, end)
+    either = _EITHER.match(text, pos, end) or (_FIRST.match(text, pos, end) if ordered else None)
+    if either:  # "either A or C": the hedge is found after the first letter
+        pos = MARKUP_RE.match(text, either.end(), end).end()
     if pos < end and text[pos] in "[(（【{":
         pos = MARKUP_RE.match(text, pos + 1, end).end()
     run = _RUN.match(text, pos, end)
     if run and all(c in letters for c in run.group()):
         got = list(run.group())
+        if (tight and not _tight_end(text, run.end(), end)) or _ZH_REJECTED.match(text, run.end(), end):
+            return None
         return _letters_value(got, ordered, pos, run.end())
     sep = _SEQ_SEP if ordered else _SET_SEP
     got: list[str] = []
     a = pos
     b = pos
+    joined_by_and = False
     while True:
         hit = _letter_at(text, pos, end, tight=False) or _letter_in_seq(text, pos, end)
         if hit is None:
+            raw = _BRACKETED.match(text, pos, end) or _ANY_LETTER.match(text, pos, end)
+            if raw and _ZH_REJECTED.match(text, raw.end(), end):
+                return None  # "A、C错误": the list is what the response rules out
             break
+        if got and joined_by_and and _VERB_AFTER.match(text, hit[2], end):
+            break  # "B, C, A and D is excluded": "and" opens a new clause about D
         got.append(hit[0])
         b = hit[2]
         if _OR_WORD.match(text, b, end) and _HEDGE.match(text, b, end):
@@ -224,13 +274,16 @@ def parse_letter_set(text: str, start: int, end: int, choices: Sequence[str] | N
         m = sep.match(text, b, end)
         if not m:
             break
+        joined_by_and = _AND.search(m.group()) is not None
         pos = MARKUP_RE.match(text, m.end(), end).end()
     if got:
         if any(c not in letters for c in got):
             return None if tight else NoValue("not_an_option")
+        if tight and not _tight_end(text, b, end):
+            return None  # "Wait, actually A is also shaded": a remark, not a restated answer
         return _letters_value(got, ordered, a, b)
     if choices and not tight:
-        return _option_texts(text, a, end, choices, ordered)
+        return option_text_items(text, a, end, choices, ordered=ordered)
     return None
 
 
@@ -247,14 +300,89 @@ def _letters_value(got: list[str], ordered: bool, a: int, b: int) -> Parsed | No
     return Parsed(sorted(set(got)), a, b)
 
 
-def _option_texts(text: str, start: int, end: int, choices: Sequence[str], ordered: bool) -> Parsed | None:
+def option_text_items(text: str, start: int, end: int, choices: Sequence[str], *,
+                      ordered: bool) -> Parsed | None:
+    """Read a list of option texts opening the clause at ``start`` as letters.
+
+    Items are matched longest option first, so separators inside an option ("Magellan and
+    Elcano", "副赤道带" beside "赤道带") do not split it. Every item must be exactly one
+    option, optionally tagged with its own letter ("Harbor (B)"); a tag naming another
+    option, an item that is no option, or text after the last item (other than
+    punctuation) means the clause is not such a list. Options that read alike are ambiguous.
+    """
     ce = _CLAUSE_END.search(text, start, end)
     stop = ce.start() if ce else end
-    folded = {fold_text(str(c)): LETTERS[i] for i, c in enumerate(choices)}
-    parts = [p for p in _PARTS.split(text[start:stop]) if p.strip()]
-    if len(parts) < 2:
+    compiled = _option_items(tuple(str(c) for c in choices))
+    if compiled is None:
         return None
-    got = [folded.get(fold_text(p)) for p in parts]
-    if any(g is None for g in got):
+    items, letter_of = compiled
+    got: list[str] = []
+    pos = a = MARKUP_RE.match(text, start, stop).end()
+    b = pos
+    while pos < stop:
+        pos = _ITEM_ARTICLE.match(text, pos, stop).end()
+        tag = _TAG_BEFORE.match(text, pos, stop)
+        m = items.match(text, tag.end() if tag else pos, stop)
+        if m is None or not _WORD_END.match(text, m.end(), stop):
+            return None
+        letter = letter_of.get(fold_text(m.group()))
+        if not letter:
+            return None
+        after = _TAG_AFTER.match(text, m.end(), stop)
+        tags = {t for t in ((tag.group("p") or tag.group("d")) if tag else None,
+                            after.group("l") if after else None) if t}
+        if tags and tags != {letter}:
+            return None
+        got.append(letter)
+        b = after.end() if after else m.end()
+        sep = _ITEM_SEP.match(text, b, stop)
+        if sep is None or sep.end() == b:
+            break
+        pos = MARKUP_RE.match(text, sep.end(), stop).end()
+    if not got or not _ITEMS_END.match(text, b, stop):
         return None
-    return _letters_value(got, ordered, start, stop)  # type: ignore[arg-type]
+    return _letters_value(got, ordered, a, b)
+
+
+
+@lru_cache(maxsize=256)
+def _option_items(choices: tuple[str, ...]) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """Compile a regex matching any option text (longest first, case and spacing free).
+
+    Returns it with the map from folded text to letter; a text two options share maps to
+    "" (ambiguous). None when every option is empty.
+    """
+    letter_of: dict[str, str] = {}
+    for i, c in enumerate(choices):
+        key = fold_text(c)
+        if key:
+            letter_of[key] = "" if key in letter_of else LETTERS[i]
+    texts = sorted({c.strip() for c in choices if c.strip()}, key=len, reverse=True)
+    if not texts:
+        return None
+    alternatives = [r"\s*".join(re.escape(w) for w in t.split()) for t in texts]
+    return re.compile("(?:" + "|".join(alternatives) + ")", re.IGNORECASE), letter_of
+
+
+_ARROW_LIST = re.compile(
+    r"(?<![A-Za-z])[(\[]?[A-Z][)\]]?(?:\s*" + _ARROW + r"\s*[(\[]?[A-Z][)\]]?)+(?![A-Za-z])"
+)
+_CAPITAL = re.compile(r"[A-Z]")
+
+
+def letter_sequence(text: str, start: int, end: int, choices: Sequence[str] | None) -> Parsed | None:
+    """Return the letter sequence written with arrows in ``text[start:end]`` ("A → D → A").
+
+    Arrows between capitals state an order wherever they stand in the sentence ("The
+    equator crosses A → D → A from west to east"). None when there is none, when two
+    different sequences are written, or when a letter is not an option.
+    """
+    found = list(_ARROW_LIST.finditer(text, start, end))
+    if not found or len({m.group().replace(" ", "") for m in found}) > 1:
+        return None
+    m = found[-1]
+    got = _CAPITAL.findall(m.group())
+    letters = option_letters(choices)
+    if any(c not in letters for c in got):
+        return None
+    return Parsed(got, m.start(), m.end())

@@ -9,13 +9,25 @@ Order of evidence, strongest first; the first that yields a value wins:
 2. **A refusal** near the end ("cannot be determined", "none of the options") -> no value.
 3. **The whole response** when it is nothing but an answer ("C", "42", "7 pm").
 4. **The last line** when it is nothing but an answer ("**B**", "C. 145°").
-5. **A concluding sentence** ("Therefore, the total is 1000 ml.") in the last paragraph.
+5. **A concluding sentence** ("Therefore, the total is 1000 ml.") in the last paragraph:
+   the value after its last copula that is not negated ("cannot be option B" states
+   nothing); for a single choice, an option named at the very end after a comma ("...
+   leads to EXIT B, option B.", "……，选项A。"); for an ordering, a letter sequence written
+   with arrows ("The equator crosses A → D → A → D → A from west to east.").
 6. **A leading answer** for choices and yes/no ("B. The reason is ...", "No, because ...").
 7. **A bold letter** in the last paragraph ("... so we pick **C**").
 8. **A hedge** in the last paragraph ("it could be B or C") -> ``several_final_answers``.
 
+A self-correction whose span does not open with the answer ("Wait, the orange line does
+not stop there ... So the correct route is option B.") is read by the rules of 5 on its
+last "so ..." clause; when that fails too, the earlier marker stands.
+
 Otherwise no value, with reason ``no_answer`` (or ``unparsable_*`` when the response
 stated a final answer that is not a value of the asked type). Nothing is guessed.
+
+Letter lists are not checked against the number of options: an ordering that names
+three of four options is extracted as stated and scored wrong by the scorer (sequence
+equality), not dropped as unanswered.
 """
 
 from __future__ import annotations
@@ -23,7 +35,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from extractors.choice import LETTERS, option_letters, parse_choice, parse_letter_set
+from extractors.choice import LETTERS, letter_sequence, option_letters, parse_choice, parse_letter_set
 from extractors.clock import parse_time
 from extractors.currency import parse_currency
 from extractors.duration import parse_duration
@@ -40,13 +52,44 @@ Parser = Callable[..., "Parsed | NoValue | None"]
 _LAST_PARAGRAPH = 600
 _TRAILING_OK = re.compile(r"[\s*_$`'\"“”‘’.,;:!。，；：！)\]}\\]*(?:\\\)|\\\]|\$)*[\s*_$`.)\]}。]*$")
 _CONNECTIVE = re.compile(
-    r"(?:^|(?<=[.!?。！？\n])\s*)(?:\*\*)?(?:therefore|thus|so|hence|in\s+conclusion|in\s+summary|finally|overall"
-    r"|as\s+a\s+result|consequently|in\s+total|altogether|this\s+means|所以|因此|故|综上所述?)\b[,，:：]?\s*",
+    r"(?:^|(?<=[.!?。！？\n])\s*)(?:\*\*)?(?:(?:therefore|thus|so|hence|in\s+conclusion|in\s+summary|finally|overall"
+    r"|as\s+a\s+result|consequently|in\s+total|altogether|this\s+means)\b|所以|因此|故|综上所述?|总之|由此可知)"
+    r"[,，:：]?\s*",
     re.IGNORECASE,
 )
-_COPULA = re.compile(r"(?:\s(?:is|are|was|were|equals|equal\s+to|be|of|would\s+be|will\s+be)\s|\s?[=≈]\s?|为|是|等于)",
-                     re.IGNORECASE)
-_SENTENCE_STOP = re.compile(r"(?<!\d)[.!?。！？](?=\s|$)|\n\s*\n")
+# "so it's C, B, A" inside a self-correction: after a comma too, not only a sentence start.
+_SO_CLAUSE = re.compile(
+    r"(?:^|(?<=[.!?。！？\n,，;；:：—])\s*)(?:\*\*)?(?:and\s+)?(?:(?:so|therefore|thus|hence|which\s+means)\b"
+    r"|所以|因此|故)[,，:：]?\s*",
+    re.IGNORECASE,
+)
+# Chinese 是/为 are copulas except inside 但是, 还是 ("or"), 于是, 要是, 可是, 或是, 只是, 不是,
+# 是否, 因为, 作为, 认为, 以为, 为了.
+_COPULA = re.compile(
+    r"(?:\s(?:is|are|was|were|equals|equal\s+to|be|of|would\s+be|will\s+be)\s|\s?[=≈]\s?"
+    r"|(?<![A-Za-z])(?:it|that|this)['’]s\s|(?<![但还于总要可若凡或只不])是(?!否)|(?<![因作认以行])为(?!了)|等于)",
+    re.IGNORECASE,
+)
+# For letter answers "i.e." and 即 also introduce the answer: "..., Kitchen 和 Lobby，即 B、C、E。"
+_LETTER_COPULA = re.compile(r"\bi\.\s?e\.,?\s|\bnamely\s|\bthat\s+is,\s|即|也就是", re.IGNORECASE)
+_LETTER_TYPES = frozenset({"choice", "multi_choice", "ordering"})
+_ONLY_BEFORE = re.compile(r"\bonly\s+$", re.IGNORECASE)
+# A copula right after a negation states what the answer is not ("cannot be option B");
+# after "so" / "neither" / "nor" it extends a verdict to another option ("A is wrong, and
+# so is option B").
+_NEGATED = re.compile(r"(?:\bnot|n['’]t|\bnever|\bcannot|\bno\s+longer|\bso|\bneither|\bnor)\s*$", re.IGNORECASE)
+_SENTENCE_STOP = re.compile(r"(?<!\d)[.!?](?=\s|$)|[。！？]|\n\s*\n")
+# A single-choice conclusion that names the option at its very end, after a comma, a colon,
+# a dash, "i.e." or an opening bracket: "... leads to EXIT B, option B.", "……，选项A。".
+_TAIL_OPTION = re.compile(
+    r"(?:[,，:：;；—–(（]|\b(?i:i\.\s?e\.|that\s+is|namely|which\s+is))[,\s]*(?:\*\*|__)?\s*"
+    r"(?:(?i:(?:the\s+)?(?:option|choice|answer))\s*|选项|选择|选)[(\[（]?\s*(?P<l>[A-Z])\s*[)\]）]?"
+    r"\s*(?:\*\*|__)?[\s.。!！)）]*$"
+)
+_OPTION_MENTION = re.compile(r"(?i:option|choice)s?\s*[(\[]?[A-Z](?![A-Za-z])|[(\[][A-Z][)\]]|选项\s*[A-Z]")
+# Words that make a sentence's trailing option a remark rather than the answer.
+_NEGATION_WORD = re.compile(r"\b(?:not|never|cannot|no|isn't|wrong|incorrect|impossible|eliminat\w*|rule[sd]?\s+out"
+                            r"|except|unlike)\b|不|错误|排除|除了", re.IGNORECASE)
 _LEAD = re.compile(r"\s*(?:\*\*)?\s*(?:[(\[]\s*(?P<p>[A-Za-z])\s*[)\]]|(?P<u>[A-Z])(?=\s*(?:[.):：]|\*\*|\n|$)))")
 _BOLD = re.compile(r"\*\*\s*(?:option\s+|choice\s+)?[(\[]?(?P<l>[A-Z])[)\]]?\.?\s*\*\*")
 _HEDGE = re.compile(
@@ -58,7 +101,7 @@ _HEDGE = re.compile(
 _CONTINUATION = re.compile(r"\n[ \t]*(?:\*\*)?(?:Question|Human|User|问题|题目)\s*\d*\s*(?:\*\*)?[:：]")
 _SCALAR = frozenset({"integer", "float", "currency", "percent", "time", "duration"})
 # A number token: not inside a word, an exponent, a clock time, or a function argument "f(0)".
-_NUMBER_TOKEN = re.compile(r"(?<![\w.^_:：{])(?<![A-Za-z]\()[-−]?\$?\d[\d,]*(?:\.\d+)?(?![\d^_])")
+_NUMBER_TOKEN = re.compile(r"(?<![A-Za-z0-9.^_:：{])(?<![A-Za-z]\()[-−]?\$?\d[\d,]*(?:\.\d+)?(?![\d^_])")
 _FINAL_FORMS = frozenset({"boxed", "answer_tag"})
 _UNPARSABLE = {
     "integer": "unparsable_number", "float": "unparsable_number", "currency": "unparsable_number",
@@ -137,7 +180,7 @@ def _found(text: str, p: Parsed, method: str) -> Extraction:
 def _extract(text: str, answer_type: str, choices: Sequence[str] | None, question: str | None) -> Extraction:
     saw_marker = False
     stop_at: tuple[int, Extraction] | None = None  # a failed \boxed{}: its line may still answer
-    for cand in strong_candidates(text):
+    for cand in strong_candidates(text, answer_type):
         if stop_at is not None and text.rfind("\n", cand.marker_start, stop_at[0]) >= 0:
             return stop_at[1]
         if answer_type in ("choice",) and cand.letter is not None:
@@ -146,11 +189,20 @@ def _extract(text: str, answer_type: str, choices: Sequence[str] | None, questio
                                   evidence=text[cand.start:cand.end])
             continue
         if cand.letter is not None:
+            if answer_type == "multi_choice" and _ONLY_BEFORE.search(text, max(0, cand.marker_start - 12),
+                                                                     cand.marker_start):
+                # "Only option C is correct." states the whole set; a bare "Option C is
+                # correct." is one verdict among several and is not.
+                return Extraction(value=[cand.letter], method=cand.method, evidence=text[cand.start:cand.end])
             continue
         res = _parse(answer_type, text, cand.start, cand.end, choices, tight=cand.tight,
                      whole=cand.method in ("boxed", "answer_tag"))
         if isinstance(res, Parsed):
             return _found(text, res, cand.method)
+        if cand.method == "self_correction":
+            restated = _restated(text, cand, answer_type, choices)
+            if restated is not None:
+                return restated
         if cand.tight:
             continue
         if cand.end > cand.start and text[cand.start:cand.end].strip():
@@ -261,21 +313,63 @@ def _conclusion(text: str, answer_type: str, choices: Sequence[str] | None, tail
         if (m.end(), stop) != sentences[0]:
             sentences.append((m.end(), stop))
     for a, b in sentences:
-        if b <= a:
-            continue
-        copulas = list(_COPULA.finditer(text, a, b))
-        starts = [c.end() for c in reversed(copulas)][:2] or [a]
-        for s in starts:
-            res = _parse(answer_type, text, s, b, choices, tight=False)
-            if isinstance(res, Parsed):
-                return _found(text, res, "conclusion")
-            if isinstance(res, NoValue) and res.reason == "several_final_answers":
-                return Extraction(reason=res.reason, method="conclusion")
-        if answer_type in _SCALAR:
-            # "So, the spring is compressed by 1.3 cm.": the sentence's only value.
-            only = _only_value(text, answer_type, starts[-1] if copulas else a, b)
-            if only is not None:
-                return _found(text, only, "conclusion_value")
+        got = _read_sentence(text, a, b, answer_type, choices, "conclusion")
+        if got is not None:
+            return got
+    return None
+
+
+def _restated(text: str, cand: Candidate, answer_type: str, choices: Sequence[str] | None) -> Extraction | None:
+    """Read a self-correction's last "so ..." clause: "Wait, ... line 1 first. So the route is option B."."""
+    if answer_type == "text":
+        return None
+    clauses = list(_SO_CLAUSE.finditer(text, cand.start, cand.end))
+    if not clauses:
+        return None
+    a = clauses[-1].end()
+    stop = _SENTENCE_STOP.search(text, a, cand.end)
+    b = stop.start() if stop else cand.end
+    while b > a and text[b - 1] in ".。!！*_ \n":
+        b -= 1
+    # A restated hedge ("so it's A or C") replaces the earlier answer as well.
+    return _read_sentence(text, a, b, answer_type, choices, "self_correction")
+
+
+def _read_sentence(text: str, a: int, b: int, answer_type: str, choices: Sequence[str] | None,
+                   method: str) -> Extraction | None:
+    """Read a concluding sentence ``text[a:b]``: the value after its last live copula, then its tail."""
+    if b <= a:
+        return None
+    copulas = list(_COPULA.finditer(text, a, b))
+    if answer_type in _LETTER_TYPES:
+        copulas = sorted(copulas + list(_LETTER_COPULA.finditer(text, a, b)), key=lambda c: c.start())
+    live = [c for c in copulas if not _NEGATED.search(text, max(a, c.start() - 12), c.start())]
+    if copulas and not live:
+        return None  # "Therefore the route cannot be option B."
+    starts = [c.end() for c in reversed(live)][:2] or [a]
+    for s in starts:
+        res = _parse(answer_type, text, s, b, choices, tight=False)
+        if isinstance(res, Parsed):
+            return _found(text, res, method)
+        if isinstance(res, NoValue) and res.reason == "several_final_answers":
+            return Extraction(reason=res.reason, method=method)
+    if answer_type == "choice":
+        m = _TAIL_OPTION.search(text, a, b)
+        if (m and m.group("l") in option_letters(choices) and not _NEGATION_WORD.search(text, a, m.start())
+                and not _OPTION_MENTION.search(text, a, m.start())):  # "consider each: option A, option B"
+            return Extraction(value=m.group("l"), method=method, evidence=text[m.start("l"):m.end("l")])
+    if answer_type == "ordering":
+        res = letter_sequence(text, a, b, choices)
+        # Inside the sentence a short "A → B" may be a remark ("the path A → B is blocked");
+        # three letters or more, or a sequence ending the sentence, states an order.
+        if (isinstance(res, Parsed) and not _NEGATION_WORD.search(text, a, b)
+                and (len(res.value) >= 3 or _TRAILING_OK.match(text, res.end, b))):  # type: ignore[arg-type]
+            return _found(text, res, method)
+    if answer_type in _SCALAR:
+        # "So, the spring is compressed by 1.3 cm.": the sentence's only value.
+        only = _only_value(text, answer_type, starts[-1] if live else a, b)
+        if only is not None:
+            return _found(text, only, "conclusion_value" if method == "conclusion" else method)
     return None
 
 

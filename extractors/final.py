@@ -3,7 +3,10 @@
 A *marker* is a phrase after which a response states its answer: ``\\boxed{...}``,
 ``<answer>...</answer>``, an ``Answer:`` / ``Final answer:`` label (bold or not), "the
 (correct|final|best) answer/option/choice is", a self-correction ("Wait, actually"),
-"I choose", "option C is correct", and the Chinese 答案是 / 答案为 / 正确答案是 / 故选.
+"I choose", "option C is correct", and the Chinese 答案是 / 答案为 / 正确答案是 / 故选 /
+正确选项为 / 等等 (a self-correction). Some markers serve some answer types only
+(:data:`ONLY_FOR`): an ordering label ("Order:", "顺序为", "依次经过：") orderings, "options A
+and C are correct" multiple choice, and "the order/sequence is" letters, never a number.
 
 :func:`strong_candidates` yields the span after each marker, **last first**: a response's
 final statement is its answer, so a later marker overrides an earlier one (that is how a
@@ -18,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
 _SPAN_MAX = 240
 
@@ -31,6 +35,9 @@ _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 _TAG = re.compile(r"<answer>", _I)
 # "Answer:", "**Answer:**", "Answer (A-J):", "Correct option: B".
 _LABEL = re.compile(r"(?<![A-Za-z])(?:answer|choice|option)(?-i:[ \t]*\([^)\n]{0,30}\))?[ \t*_]*[:：]", _I)
+# "Correct options: A, C, E": a plural label only after a qualifier, since a bare "Options:"
+# introduces the list of options.
+_PLURAL_LABEL = re.compile(r"(?:(?<=correct )|(?<=final )|(?<=right ))(?:answers|options|choices)[ \t*_]*[:：]", _I)
 # "the (correct|final|...) answer/option/choice (to the question) is (therefore):"
 _IS = re.compile(
     r"(?<![A-Za-z])(?:answer|option|choice|order|ordering|sequence)s?(?:\s+(?:to|for)\s+(?:the|this)\s+"
@@ -56,20 +63,41 @@ _OPTIS = re.compile(
 )
 _ISANS = re.compile(r"\s+is\s+(?:the\s+)?(?:correct|right|best)\s+(?:answer|option|choice)", _I)
 _ISANS_LETTER = re.compile(r"(?<![\w(])\(?(" + _LETTER + r")\)?$")
-# Chinese: 正确答案是 C, 答案为, 最终答案：, 故选 C, 所以选择 B.
+# Chinese: 正确答案是 C, 答案为, 最终答案：, 故选 C, 所以选择 B, 正确选项为 AC.
 _ZH_ANSWER = re.compile(r"答案(?:应该|应当|应|就)?(?:是|为|選|选|:|：)[:：]?")
 _ZH_PICK = re.compile(r"(?:故|所以|因此|因而|则|应|应该)选(?:择|项)?[:：]?")
+# Not "选项：", which introduces the list of options rather than the answer.
+_ZH_OPTION = re.compile(r"选项(?:应该|应当|应|就)?(?:是|为)[:：]?")
+# Chinese self-correction: "等等，……", "不对，应该是 B", "更正：C".
+_ZH_FIX = re.compile(r"(?:等等|不对|更正|纠正一下)[\s,，:：。!！…—-]*(?:(?:应该是|应是|应为|其实是|是)\s*)?")
+# An ordering stated as a label: "Order: B → C → A", "Stations in order: ...", "顺序为 C-B-D-A",
+# "依次经过：赤道带、副赤道带".
+_ORDER_LABEL = re.compile(r"(?<![A-Za-z])(?:order|ordering|sequence)[ \t*_]*[:：]", _I)
+_ZH_ORDER = re.compile(r"(?:顺序|次序|排序|排列)(?:应该|应当|应|就)?(?:是|为|:|：)[:：]?"
+                       r"|依次(?:应该|应)?(?:是|为|经过|穿过|通过|排列为)?[:：]?")
+# "Options A and C are correct", "A, C and D are all correct", "A和C都正确": the letters are
+# before the keyword; :data:`_LETTER_LIST_BEFORE` finds them.
+_ARE_CORRECT = re.compile(
+    r"\s+are\s+(?:both\s+|all\s+)?(?:the\s+)?(?:correct\b(?!\s+(?:in|to|that|about)\b)"
+    r"|right(?=\s*(?:answers?|options?|choices?)\b|\s*[.,;:!。，；*)]|\s*$))|都正确|均正确|都是正确的",
+    _I,
+)
+_LETTER_LIST_BEFORE = re.compile(
+    r"(?<![A-Za-z])(?P<L>[(\[]?" + _LETTER + r"[)\]]?(?:\s*(?:,\s*and|,|，|、|\band\b|&|和|与)\s*[(\[]?"
+    + _LETTER + r"[)\]]?)+)\s*$",
+    _I,
+)
 
 _KEYWORDS: dict[str, tuple[tuple[str, re.Pattern[str], int], ...]] = {
     # keyword -> (method, regex, offset from the keyword where the regex is anchored)
     "\\boxed": (("boxed", _BOXED, 0),),
     "\\fbox": (("boxed", _BOXED, 0),),
     "<answer>": (("answer_tag", _TAG, 0),),
-    "answer": (("answer_label", _LABEL, 0), ("answer_is", _IS, 0)),
-    "option": (("option_is_correct", _OPTIS, 0), ("answer_label", _LABEL, 0), ("answer_is", _IS, 0)),
-    "choice": (("option_is_correct", _OPTIS, 0), ("answer_label", _LABEL, 0), ("answer_is", _IS, 0)),
-    "order": (("answer_is", _IS, 0),),
-    "sequence": (("answer_is", _IS, 0),),
+    "answer": (("answer_label", _LABEL, 0), ("answer_label", _PLURAL_LABEL, 0), ("answer_is", _IS, 0)),
+    "option": (("option_is_correct", _OPTIS, 0), ("answer_label", _LABEL, 0), ("answer_label", _PLURAL_LABEL, 0),
+               ("answer_is", _IS, 0)),
+    "choice": (("option_is_correct", _OPTIS, 0), ("answer_label", _LABEL, 0), ("answer_label", _PLURAL_LABEL, 0),
+               ("answer_is", _IS, 0)),
     "wait": (("self_correction", _FIX, 0),),
     "actually": (("self_correction", _FIX, 0),),
     "correction": (("self_correction", _FIX, 0),),
@@ -85,7 +113,53 @@ _KEYWORDS: dict[str, tuple[tuple[str, re.Pattern[str], int], ...]] = {
     " is the best": (("option_is_correct", _ISANS, 0),),
     "答案": (("answer_zh", _ZH_ANSWER, 0),),
     "选": (("answer_zh", _ZH_PICK, -2), ("answer_zh", _ZH_PICK, -1)),
+    "选项": (("answer_zh", _ZH_OPTION, 0),),
+    "等等": (("self_correction", _ZH_FIX, 0),),
+    "不对": (("self_correction", _ZH_FIX, 0),),
+    "更正": (("self_correction", _ZH_FIX, 0),),
+    "纠正一下": (("self_correction", _ZH_FIX, 0),),
+    "order": (("order_label", _ORDER_LABEL, 0), ("order_is", _IS, 0)),
+    "sequence": (("order_label", _ORDER_LABEL, 0), ("order_is", _IS, 0)),
+    "顺序": (("order_label", _ZH_ORDER, 0),),
+    "次序": (("order_label", _ZH_ORDER, 0),),
+    "排序": (("order_label", _ZH_ORDER, 0),),
+    "排列": (("order_label", _ZH_ORDER, 0),),
+    "依次": (("order_label", _ZH_ORDER, 0),),
+    " are ": (("options_are_correct", _ARE_CORRECT, 0),),
+    "都正确": (("options_are_correct", _ARE_CORRECT, 0),),
+    "均正确": (("options_are_correct", _ARE_CORRECT, 0),),
+    "都是正确的": (("options_are_correct", _ARE_CORRECT, 0),),
 }
+
+#: Markers that state an answer of one kind only; the others ignore them ("Order: first,
+#: measure the angle" says nothing about a number; "A and C are correct" is two answers
+#: to a single-choice question, and a remark more often than a conclusion there).
+ONLY_FOR: dict[str, frozenset[str]] = {
+    "order_label": frozenset({"ordering"}),
+    "order_is": frozenset({"choice", "multi_choice", "ordering"}),  # not "the sequence is 2, 4, 8"
+    "options_are_correct": frozenset({"multi_choice"}),
+}
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_Rules = tuple[tuple[str, tuple[tuple[str, re.Pattern[str], int], ...]], ...]
+
+
+@lru_cache(maxsize=64)
+def _keywords(answer_type: str | None, chinese: bool) -> _Rules:
+    """Return the keywords and rules that can yield an answer of ``answer_type``.
+
+    Rules of :data:`ONLY_FOR` markers are left out for the other types, and the Chinese
+    keywords for text without a CJK character: fewer keywords, fewer scans of the text.
+    """
+    table = []
+    for kw, rules in _KEYWORDS.items():
+        if not chinese and not kw.isascii():
+            continue
+        kept = tuple(r for r in rules if answer_type is None or r[0] not in ONLY_FOR or answer_type in ONLY_FOR[r[0]])
+        if kept:
+            table.append((kw, kept))
+    return tuple(table)
+
 
 # Markers after which the answer token must end its clause: "Actually, A is smaller"
 # does not state A as the answer, "Wait, actually C." does.
@@ -109,13 +183,18 @@ class Candidate:
         return self.method in TIGHT
 
 
-def strong_candidates(text: str) -> Iterator[Candidate]:
-    """Yield the span after every answer marker in ``text``, the last one first."""
+def strong_candidates(text: str, answer_type: str | None = None) -> Iterator[Candidate]:
+    """Yield the span after every answer marker in ``text``, the last one first.
+
+    With ``answer_type``, markers that cannot state an answer of that type (:data:`ONLY_FOR`)
+    are not looked for.
+    """
     low = text.lower()
     if len(low) != len(text):  # a few characters change length when lower-cased
         low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
     hits: list[tuple[int, str, re.Pattern[str], int]] = []
-    for kw, rules in _KEYWORDS.items():
+    chinese = not low.isascii() and _CJK.search(low) is not None
+    for kw, rules in _keywords(answer_type, chinese):
         i = low.find(kw)
         while i >= 0:
             for method, rx, offset in rules:
@@ -144,6 +223,11 @@ def _candidate(text: str, m: re.Match[str], method: str) -> Candidate:
     if method == "answer_tag":
         close = text.find("</answer>", start)
         return Candidate(start, close if close >= 0 else min(len(text), start + _SPAN_MAX), method, m.start())
+    if method == "options_are_correct":
+        before = _LETTER_LIST_BEFORE.search(text, max(0, m.start() - 80), m.start())
+        if before is None:
+            return Candidate(start, start, method, m.start())  # empty span: no letters before it
+        return Candidate(before.start("L"), before.end("L"), method, before.start("L"))
     if method == "option_is_correct":
         if m.re is _OPTIS:
             return Candidate(m.start("L"), m.end("L"), method, m.start(), letter=m.group("L"))

@@ -215,7 +215,9 @@ _MARKUP_NO_DOLLAR = re.compile(
 # What may not follow a number that is an answer on its own: "288\sqrt{2}", "18\pi",
 # "2002^2", "4b", "50 + 25(4-\pi)" are expressions, not the numbers they start with.
 _NOT_COMPLETE = re.compile(
-    r"\s*(?:\\(?:sqrt|pi|cdot|times|div|frac|dfrac)(?![a-z])|[√π!]|\^(?!\s*\{?\s*\\circ)|[+*/×·÷](?=\s*[\d\\(a-z])"
+    # A unit sign may stand between the number and the operator: "20°+60°=80°".
+    r"\s*(?:[°%′″]\s*(?=[+*/×·÷-]\s*[\d\\(]))?"
+    r"(?:\\(?:sqrt|pi|cdot|times|div|frac|dfrac)(?![a-z])|[√π!]|\^(?!\s*\{?\s*\\circ)|[+*/×·÷](?=\s*[\d\\(a-z])"
     r"|\((?=\s*[-\d\\])|[-−](?=\s*[\d\\(]))"
     # A letter glued to the number is a variable ("4b"), except the one-letter units m g s h l.
     r"|[a-fi-kn-rt-z](?![a-zA-Z])"

@@ -185,3 +185,110 @@ def test_question_echo_is_skipped() -> None:
     assert extract_answer(text, "yes_no").value is None
     got = extract_answer(text, "yes_no", question="Is the line longer than the bar?")
     assert got.value == "no" and got.method == "leading_answer"
+
+
+EXITS = ["Exit A", "Exit B", "Exit C"]
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        pytest.param("Therefore the primary route leads to EXIT B, option B.", "B", id="comma-option-letter"),
+        pytest.param("So the secondary exit is the stairwell door, choice (B).", "B", id="comma-choice-bracketed"),
+        pytest.param("Thus the route ends at the east wall: **option B**.", "B", id="colon-bold-option"),
+        pytest.param("Therefore the primary route leads to EXIT B (option B).", "B", id="bracketed-option-at-end"),
+        pytest.param("所以主路线通向东侧出口，选项B。", "B", id="zh-comma-xuanxiang"),
+        pytest.param("实线箭头指向东墙。综上，选B。", "B", id="zh-zongshang-xuan"),
+        pytest.param("That leaves just one possibility: option B.", "B", id="colon-only-possibility"),
+    ],
+)
+def test_option_named_at_end_of_conclusion(response: str, expected: str) -> None:
+    got = extract_answer(response, "choice", choices=EXITS)
+    assert got.value == expected, got
+    assert got.method == "conclusion"
+
+
+@pytest.mark.parametrize(
+    ("response", "answer_type", "reason"),
+    [
+        pytest.param("Let's consider each: option A, option B.", "choice", "no_answer",
+                     id="listing-options-is-not-answer"),
+        pytest.param("Therefore the route cannot be option B.", "choice", "no_answer", id="negated-copula"),
+        pytest.param("Therefore, we can eliminate option B.", "choice", "no_answer", id="eliminated-option"),
+        pytest.param("Option A is wrong, and so is option B.", "choice", "no_answer", id="and-so-is"),
+        pytest.param("既不是A也不是B。", "choice", "no_answer", id="zh-neither-nor"),
+        pytest.param("所以选项D错误。", "choice", "no_answer", id="zh-option-ruled-out"),
+        pytest.param("所以A、C错误，B、D正确。", "multi_choice", "no_answer", id="zh-set-ruled-out-first"),
+        pytest.param("Options A and C are right next to each other.", "multi_choice", "no_answer",
+                     id="are-right-next-to"),
+        pytest.param("The path A → B is blocked, so we go around.", "ordering", "no_answer", id="arrow-remark"),
+        pytest.param("答案是A还是C，无法确定。", "choice", "several_final_answers", id="zh-haishi-hedge"),
+    ],
+)
+def test_option_remarks_are_not_answers(response: str, answer_type, reason: str) -> None:
+    got = extract_answer(response, answer_type, choices=list("ABCD"))
+    assert (got.value, got.reason) == (None, reason), got
+
+
+@pytest.mark.parametrize(
+    ("response", "choices", "expected"),
+    [
+        pytest.param("The stations follow the line east.\n\nStations in order: C → B → D → A", FOUR,
+                     ["C", "B", "D", "A"], id="in-order-unicode-arrows"),
+        pytest.param("C->B->D->A", FOUR, ["C", "B", "D", "A"], id="ascii-arrows"),
+        pytest.param("沿河向下游，顺序为 C-B-D-A", FOUR, ["C", "B", "D", "A"], id="zh-shunxu-wei-dashes"),
+        pytest.param("Tracing downstream, the sequence is C, then B, then D, then A.", FOUR, ["C", "B", "D", "A"],
+                     id="then-list"),
+        pytest.param("First C, then B, then D, and finally A.", FOUR, ["C", "B", "D", "A"], id="first-then-finally"),
+        pytest.param("Putting it together, the final ordering is **[C, B, D, A]**.", FOUR, ["C", "B", "D", "A"],
+                     id="bold-brackets-in-sentence"),
+        pytest.param("按时间先后，依次是：丙、乙、丁、甲", ["甲", "乙", "丙", "丁"], ["C", "B", "D", "A"],
+                     id="zh-yici-option-texts"),
+        pytest.param("The equator crosses A → D → A → D → A.", list("ABCDEF"), ["A", "D", "A", "D", "A"],
+                     id="repeated-letters-arrows"),
+        pytest.param("The correct order is C, B, D and A.", FOUR, ["C", "B", "D", "A"], id="and-before-last"),
+        pytest.param("The order is C, B, A and D is excluded.", FOUR, ["C", "B", "A"], id="and-opens-new-clause"),
+        pytest.param("The correct sequence: C-B-D-A", FOUR, ["C", "B", "D", "A"], id="sequence-label"),
+    ],
+)
+def test_ordering_written_forms(response: str, choices: list[str], expected: list[str]) -> None:
+    got = extract_answer(response, "ordering", choices=choices)
+    assert got.value == expected, got
+
+
+def test_ordering_of_wrong_length_is_not_rejected() -> None:
+    # Documented in extractors.extract: the extractor reports the stated sequence; the
+    # scorer's sequence equality marks it wrong. Dropping it would make it unscorable.
+    got = extract_answer("Final answer: [C, B, D]", "ordering", choices=FOUR)
+    assert got.value == ["C", "B", "D"]
+
+
+def test_sequence_marker_is_not_a_number_marker() -> None:
+    got = extract_answer("The sequence is 2, 4, 8, so the next is 16.", "integer")
+    assert got.value == 16, got
+
+
+@pytest.mark.parametrize(
+    ("response", "expected", "reason"),
+    [
+        pytest.param("A and C", ["A", "C"], None, id="and"),
+        pytest.param("Both shaded regions touch the river, so the answer is A, C and D.", ["A", "C", "D"], None,
+                     id="comma-and-in-conclusion"),
+        pytest.param("北侧的是玫瑰园和湖，所以选 A、C", ["A", "C"], None, id="zh-xuan-dunhao"),
+        pytest.param("逐项分析后，正确选项为AC", ["A", "C"], None, id="zh-correct-options-run"),
+        pytest.param("Kingsbridge and Riverton are darkest.\n\nOptions A and C are correct.", ["A", "C"], None,
+                     id="options-are-correct"),
+        pytest.param("A, C and D are all correct.", ["A", "C", "D"], None, id="letters-are-all-correct"),
+        pytest.param("Statements A and B are correct.", ["A", "B"], None, id="statements-are-correct"),
+        pytest.param("A和C都正确。", ["A", "C"], None, id="zh-dou-zhengque"),
+        pytest.param("Checking each option above.\n\n**A, C**", ["A", "C"], None, id="bold-last-line"),
+        pytest.param("Wait, actually A is also shaded.", None, "no_answer", id="correction-remark-not-a-set"),
+        pytest.param("So the answer is A or C.", None, "several_final_answers", id="hedge-or"),
+        pytest.param("It is A, B, or C.", None, "several_final_answers", id="hedge-oxford-or"),
+        pytest.param("So it is either A or C.", None, "several_final_answers", id="hedge-either"),
+        pytest.param("可能是A或C。", None, "several_final_answers", id="zh-hedge-huo"),
+    ],
+)
+def test_multi_choice_sets(response: str, expected, reason) -> None:
+    got = extract_answer(response, "multi_choice", choices=list("ABCDE"))
+    assert (got.value, got.reason) == (expected, reason), got

@@ -35,6 +35,11 @@ from extractors import extract_answer
         pytest.param("The answer is approximately 3.14.", "float", 3.14, id="approximately"),
         pytest.param("Thus, \\(x = 5\\). The answer is \\(x = 5\\).", "integer", 5, id="variable-assignment"),
         pytest.param("The answer is $1.2 million", "float", 1200000, id="million"),
+        # A Chinese character right before the number does not hide it.
+        pytest.param("两市人口差距每年缩小1万。所以需要26年。", "integer", 26, id="zh-last-sentence-only-number"),
+        pytest.param("所以，他一共走了3.5千米。", "float", 3.5, id="zh-conclusion-only-number"),
+        pytest.param("这个数是120，而不是150。", "integer", 120, id="zh-er-bu-shi-is-not-a-copula"),
+        pytest.param("所以∠EAC=∠DEA+∠ABC=20°+60°=80°。", "integer", 80, id="zh-degree-chain"),
     ],
 )
 def test_numbers(response: str, answer_type: str, expected: float) -> None:
