@@ -119,3 +119,29 @@ def test_cache_put_from_threads_and_loop(tmp_path):
         t.join()
     assert len(cache) == 400 and cache.get("a199").text == "x" and cache.get("nope") is None
     cache.close()
+
+
+def test_identical_calls_in_flight_are_sent_once(fake_llm, backend, tmp_path):
+    # The VDI protocol asks the same text-only question once per budget; when the descriptions
+    # stop growing, those requests are identical and run concurrently. Pay for one.
+    fake_llm.latency = 0.2
+    fake_llm.default = Reply(content=GOOD, completion_tokens=6)
+    client = make_client(settings(fake_llm, backend, cache_path=tmp_path / "calls.sqlite", concurrency=8))
+    same = [Job(CallSpec(messages=[{"role": "user", "content": "item 0"}], prompt_version="v1"), Verdict)] * 5
+    results = client.run(same + jobs(2)[1:], desc="t")
+    assert fake_llm.request_count == 2  # "item 0" once, "item 1" once
+    assert all(r.ok and r.value == Verdict(answer="B", score=7) for r in results)
+    assert sum(r.cached for r in results[:5]) == 4
+    assert client.stats.calls == 2 and client.stats.cache_hits == 4
+
+
+def test_a_failed_call_in_flight_does_not_fail_its_twins_silently(fake_llm, tmp_path):
+    fake_llm.latency = 0.1
+    fake_llm.queue(Reply.server_error(400), GOOD)  # the first request is refused, the next one answers
+    client = make_client(settings(fake_llm, "http", cache_path=tmp_path / "calls.sqlite", concurrency=4,
+                                  max_transport_retries=0))
+    same = [Job(CallSpec(messages=[{"role": "user", "content": "item 0"}], prompt_version="v1"), Verdict)] * 2
+    first, second = client.run(same, desc="t")
+    assert not first.ok  # the leader's own failure is reported on its row ...
+    assert second.ok and second.value.answer == "B"  # ... and its twin, finding nothing cached, asks itself
+    assert fake_llm.request_count == 2

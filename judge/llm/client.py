@@ -112,6 +112,9 @@ class LLMClient:
                 raise ConfigError(problem)
         self.stats = LLMStats()
         self._cache = CallCache(settings.cache_path) if settings.cache_path is not None else None
+        # Cache keys of calls in flight: an identical request waits for the one already
+        # sent and reads its reply from the cache, instead of paying for it twice.
+        self._inflight: dict[str, asyncio.Future[None]] = {}
         self._backend: _Backend | None = None
         self._semaphores: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, asyncio.Semaphore] = (
             weakref.WeakKeyDictionary())
@@ -175,12 +178,30 @@ class LLMClient:
         """
         if not isinstance(spec, CallSpec):
             spec = CallSpec.model_validate(spec)
-        key = None
-        if self._cache is not None:
-            key = cache_key(self.settings.model, spec, schema_json(response_model) if response_model else None)
+        if self._cache is None:
+            return await self._call(spec, response_model, validation_context, None)
+        key = cache_key(self.settings.model, spec, schema_json(response_model) if response_model else None)
+        while True:
             cached = self._from_cache(key, response_model, validation_context)
             if cached is not None:
                 return cached
+            leader = self._inflight.get(key)
+            if leader is None:
+                break
+            # The same request is in flight: wait for it, then read its reply from the
+            # cache. If it failed there is nothing cached, and this call goes out itself.
+            await asyncio.shield(leader)
+        done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._inflight[key] = done
+        try:
+            return await self._call(spec, response_model, validation_context, key)
+        finally:
+            del self._inflight[key]
+            done.set_result(None)
+
+    async def _call(self, spec: CallSpec, response_model: type[BaseModel] | None,
+                    validation_context: dict[str, Any] | None, key: str | None) -> CallResult[Any]:
+        """Make one call (after its cache miss): budget, retries, accounting, cache write."""
         if self.settings.dry_run:
             self.stats.dry_run_calls += 1
             return CallResult(error="dry run: call not made", error_kind="dry_run", model=self.settings.model)
