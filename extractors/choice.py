@@ -50,7 +50,8 @@ _NEXT_WORD = re.compile(r"\s+([a-z]+)")
 # ("所以选项D错误", "B项不正确").
 _ZH_REJECTED = re.compile(r"\s*(?:项|选项)?\s*(?:是|也|都|均)?(?:错误|错的|错|不对|不正确|不符|不是|不可能|不能|被排除|排除)")
 _HEDGE = re.compile(
-    r"\s*(?:,?\s*\bor\b|,|/|&|、|，|\band\b|或者?|还是|和|与|及)\s*(?:(?:option|choice)\s+)?[(\[]?(?P<l>[A-Z])[)\]]?"
+    r"\s*(?:,?\s*\bor\s+(?:possibly|perhaps|maybe)\b|,?\s*(?:but|though|although)\s+(?:it\s+)?(?:could|might|may)"
+    r"\s+also\s+be\b|,?\s*\bor\b|,|/|&|、|，|\band\b|或者?|还是|和|与|及)\s*(?:(?:option|choice)\s+)?[(\[]?(?P<l>[A-Z])[)\]]?"
     r"(?![A-Za-z])"
 )
 _EITHER = re.compile(r"either\b\s*", re.IGNORECASE)

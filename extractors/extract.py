@@ -98,6 +98,13 @@ _HEDGE = re.compile(
     r"|\b(?:could|might|may)\s+be\s+(?:either\s+)?(?:option\s+)?\(?(?-i:[A-Z])\)?\s+or\s+(?:option\s+)?\(?(?-i:[A-Z])\)?",
     re.IGNORECASE,
 )
+# "It's C, but it could also be D", "B, or possibly C": a second letter offered as an alternative.
+_HEDGE_ALSO = re.compile(
+    r"(?<![A-Za-z])(?P<a>(?-i:[A-Z]))\)?(?![A-Za-z])[^.\n?!]{0,60}?"
+    r"\b(?:(?:could|might|may)\s+(?:also|just\s+as\s+well)\s+be|or\s+(?:possibly|perhaps|maybe))"
+    r"\s+(?:option\s+)?\(?(?P<b>(?-i:[A-Z]))(?![A-Za-z])",
+    re.IGNORECASE,
+)
 _CONTINUATION = re.compile(r"\n[ \t]*(?:\*\*)?(?:Question|Human|User|问题|题目)\s*\d*\s*(?:\*\*)?[:：]")
 _SCALAR = frozenset({"integer", "float", "currency", "percent", "time", "duration"})
 # A number token: not inside a word, an exponent, a clock time, or a function argument "f(0)".
@@ -232,11 +239,15 @@ def _extract(text: str, answer_type: str, choices: Sequence[str] | None, questio
         return Extraction(reason=reason, method="refusal")
 
     begin = _after_question(text, question)
+    tail = max(begin, n - _LAST_PARAGRAPH)
+    if answer_type in ("choice", "multi_choice"):
+        also = _HEDGE_ALSO.search(text, tail, n)
+        if also is not None and also.group("a") != also.group("b"):
+            return Extraction(reason="several_final_answers", method="hedge")
     weak = _weak(text, answer_type, choices, begin, n)
     if weak is not None:
         return weak
 
-    tail = max(begin, n - _LAST_PARAGRAPH)
     if answer_type in ("choice", "multi_choice") and _HEDGE.search(text, tail, n):
         return Extraction(reason="several_final_answers", method="hedge")
     if saw_marker:
