@@ -16,8 +16,8 @@ VLMEvalKit authors:
   which turns the LLM extractor's answer string into a hit: ``can_infer`` for multiple
   choice; ``int()`` / ``float()`` of the string for integer / float answers (so ``$3.24``
   and ``45%`` raise ValueError and count as misses, and floats are compared with ``==``);
-  otherwise case-sensitive string equality after removing spaces. It used ``eval()`` on
-  the ``choices`` field; here the choices arrive already parsed.
+  otherwise case-sensitive string equality after removing spaces. It evaluated the
+  ``choices`` string as Python code; here the choices arrive already parsed (literals only).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ PUBLISHED = {"gemini_flash": 0.46, "gemini_pro": 0.44, "gpt-4o": 0.48, "llama-31
 
 
 @pytest.fixture(scope="module")
-def summeval(shared_data):
+def summeval_panel(shared_data):
     d = shared_data / "judging" / "alttest_summeval"
     fields = ("doc", "system", "dimension")
     return make_panel(read_alttest(d / "human_annotations.json", id_fields=fields),
@@ -23,28 +23,28 @@ def summeval(shared_data):
 
 
 @pytest.mark.parametrize(("judge", "advantage"), list(PUBLISHED.items()))
-def test_summeval_published_advantage_and_winning_rate(summeval, judge, advantage):
-    x = summeval.judge_scores[:, summeval.judges.index(judge)]
-    r = alt_test(x, summeval.human_scores, raters=summeval.humans, scoring="neg_rmse", epsilon=0.2)
+def test_summeval_published_advantage_and_winning_rate(summeval_panel, judge, advantage):
+    x = summeval_panel.judge_scores[:, summeval_panel.judges.index(judge)]
+    r = alt_test(x, summeval_panel.human_scores, raters=summeval_panel.humans, scoring="neg_rmse", epsilon=0.2)
     assert f"{r.advantage_probability:.2f}" == f"{advantage:.2f}"
     assert f"{r.winning_rate:.2f}" == "0.00"
     assert not r.passed
     assert [a.rater for a in r.annotators] == ["e0", "e1", "e2"]
 
 
-def test_summeval_constant_predictor_passes(summeval):
+def test_summeval_constant_predictor_passes(summeval_panel):
     # the humans' most frequent score within each dimension (coherence 3, consistency 5, fluency 5,
     # relevance 4): a constant per dimension, blind to the summary, beats all three experts
-    _, strata = np.unique(np.asarray(summeval.fields["dimension"]), return_inverse=True)
-    x = baseline_predictions(summeval.human_scores, kind="majority", scale="numeric", strata=strata)
-    by_dim = {d: x[np.asarray(summeval.fields["dimension"]) == d][0] for d in set(summeval.fields["dimension"])}
+    _, strata = np.unique(np.asarray(summeval_panel.fields["dimension"]), return_inverse=True)
+    x = baseline_predictions(summeval_panel.human_scores, kind="majority", scale="numeric", strata=strata)
+    by_dim = {d: x[np.asarray(summeval_panel.fields["dimension"]) == d][0] for d in set(summeval_panel.fields["dimension"])}
     assert by_dim == {"coherence": 3.0, "consistency": 5.0, "fluency": 5.0, "relevance": 4.0}
-    r = alt_test(x, summeval.human_scores, raters=summeval.humans, scoring="neg_rmse", epsilon=0.2)
+    r = alt_test(x, summeval_panel.human_scores, raters=summeval_panel.humans, scoring="neg_rmse", epsilon=0.2)
     assert r.winning_rate == 1.0 and r.passed
     assert all(a.rejected for a in r.annotators)
     # one constant for all dimensions (5, the overall mode) does not pass: the per-dimension fit matters
-    five = np.full(len(summeval.items), 5.0)
-    assert alt_test(five, summeval.human_scores, scoring="neg_rmse", epsilon=0.2).winning_rate == pytest.approx(1 / 3)
+    five = np.full(len(summeval_panel.items), 5.0)
+    assert alt_test(five, summeval_panel.human_scores, scoring="neg_rmse", epsilon=0.2).winning_rate == pytest.approx(1 / 3)
 
 
 def _by_reference(p_values, q):

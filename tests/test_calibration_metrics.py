@@ -130,7 +130,7 @@ def test_agreement_without_ties_on_only_ties_is_nan():
         assert math.isnan(percent_agreement_score([0.5, 0.5], [0.5, 1], ties="exclude"))
 
 
-def test_group_correlation_skips_undefined_groups_like_geval():
+def test_group_correlation_skips_undefined_groups_like_g_eval_does():
     # group a: constant judge (skipped); group b: perfect -> mean over defined groups = 1
     x = [2, 2, 2, 1, 2, 3]
     y = [1, 2, 3, 1, 2, 3]
