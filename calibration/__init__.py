@@ -15,6 +15,7 @@ Modules, one concept each:
 - ``report``      the ``reasonjudge agree`` report
 - ``calmap``      isotonic calibration maps
 - ``undefined``   NaN-with-a-reason for undefined metrics
+- ``paired``      the items two raters both scored (missing ones dropped)
 
 The names below are importable from ``calibration`` directly; modules load on first use,
 so importing the package stays cheap.

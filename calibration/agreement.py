@@ -15,24 +15,14 @@ from typing import Literal
 
 import numpy as np
 
+from calibration.paired import paired
+from calibration.tables import PAIRWISE_TIE
 from calibration.undefined import undefined
 
 __all__ = ["percent_agreement_score", "cohen_kappa_score", "krippendorff_alpha_score"]
 
-TIE = 0.5  # the pairwise "tie" code of calibration.tables.PAIRWISE_CODES
-
-
-def _pair(y1: Sequence[float], y2: Sequence[float], name: str) -> tuple[np.ndarray, np.ndarray]:
-    a = np.asarray(y1, dtype=float)
-    b = np.asarray(y2, dtype=float)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"{name}: y1 and y2 must be 1-D and of equal length, got {a.shape} and {b.shape}")
-    keep = ~(np.isnan(a) | np.isnan(b))
-    return a[keep], b[keep]
-
-
 def percent_agreement_score(y1: Sequence[float], y2: Sequence[float], *,
-                            ties: Literal["include", "exclude"] = "include", tie: float = TIE) -> float:
+                            ties: Literal["include", "exclude"] = "include", tie: float = PAIRWISE_TIE) -> float:
     """Return the share of items on which two raters give the same score.
 
     ``agreement = #{i : y1[i] == y2[i]} / n`` over items both rated, in [0, 1]. With
@@ -45,7 +35,7 @@ def percent_agreement_score(y1: Sequence[float], y2: Sequence[float], *,
     >>> percent_agreement_score([0, 1, 0.5, 1], [0, 1, 1, 0], ties="exclude")
     0.6666666666666666
     """
-    a, b = _pair(y1, y2, "percent_agreement_score")
+    a, b = paired(y1, y2, name="percent_agreement_score")
     if ties == "exclude":
         keep = (a != tie) & (b != tie)
         a, b = a[keep], b[keep]
@@ -72,7 +62,7 @@ def cohen_kappa_score(y1: Sequence[float], y2: Sequence[float], *,
     """
     from sklearn.metrics import cohen_kappa_score as sk_kappa
 
-    a, b = _pair(y1, y2, "cohen_kappa_score")
+    a, b = paired(y1, y2, name="cohen_kappa_score")
     if a.size == 0:
         return undefined("cohen_kappa_score: no item rated by both")
     used = np.union1d(a, b) if labels is None else np.unique(np.asarray(labels, dtype=float))

@@ -8,25 +8,17 @@ are scipy's. A constant input has no correlation: NaN with an ``UndefinedMetricW
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
 
 import numpy as np
 
-from calibration.undefined import undefined
+from calibration.paired import paired
+from calibration.undefined import capture_undefined, undefined
 
 __all__ = ["pearson_score", "spearman_score", "kendall_score", "group_correlation_score", "Method"]
 
 Method = Literal["pearson", "spearman", "kendall"]
-
-
-def _pair(x: Sequence[float], y: Sequence[float], name: str) -> tuple[np.ndarray, np.ndarray]:
-    a = np.asarray(x, dtype=float)
-    b = np.asarray(y, dtype=float)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"{name}: x and y must be 1-D and of equal length, got {a.shape} and {b.shape}")
-    keep = ~(np.isnan(a) | np.isnan(b))
-    return a[keep], b[keep]
 
 
 def _degenerate(a: np.ndarray, b: np.ndarray, name: str) -> str | None:
@@ -39,6 +31,16 @@ def _degenerate(a: np.ndarray, b: np.ndarray, name: str) -> str | None:
     return None
 
 
+def _correlation(statistic: Callable[[np.ndarray, np.ndarray], Any], x: Sequence[float], y: Sequence[float],
+                 name: str) -> float:
+    """Return ``statistic(x, y).statistic`` over the paired items, or NaN with the reason it is undefined."""
+    a, b = paired(x, y, name=name)
+    reason = _degenerate(a, b, name)
+    if reason:
+        return undefined(reason)
+    return float(statistic(a, b).statistic)
+
+
 def pearson_score(x: Sequence[float], y: Sequence[float]) -> float:
     """Return Pearson's r (scipy.stats.pearsonr), in [-1, 1]; NaN with a warning for a constant input.
 
@@ -47,11 +49,7 @@ def pearson_score(x: Sequence[float], y: Sequence[float]) -> float:
     """
     from scipy.stats import pearsonr
 
-    a, b = _pair(x, y, "pearson_score")
-    reason = _degenerate(a, b, "pearson_score")
-    if reason:
-        return undefined(reason)
-    return float(pearsonr(a, b).statistic)
+    return _correlation(pearsonr, x, y, "pearson_score")
 
 
 def spearman_score(x: Sequence[float], y: Sequence[float]) -> float:
@@ -62,11 +60,7 @@ def spearman_score(x: Sequence[float], y: Sequence[float]) -> float:
     """
     from scipy.stats import spearmanr
 
-    a, b = _pair(x, y, "spearman_score")
-    reason = _degenerate(a, b, "spearman_score")
-    if reason:
-        return undefined(reason)
-    return float(spearmanr(a, b).statistic)
+    return _correlation(spearmanr, x, y, "spearman_score")
 
 
 def kendall_score(x: Sequence[float], y: Sequence[float]) -> float:
@@ -80,11 +74,7 @@ def kendall_score(x: Sequence[float], y: Sequence[float]) -> float:
     """
     from scipy.stats import kendalltau
 
-    a, b = _pair(x, y, "kendall_score")
-    reason = _degenerate(a, b, "kendall_score")
-    if reason:
-        return undefined(reason)
-    return float(kendalltau(a, b).statistic)
+    return _correlation(kendalltau, x, y, "kendall_score")
 
 
 _METHODS = {"pearson": pearson_score, "spearman": spearman_score, "kendall": kendall_score}
@@ -102,8 +92,6 @@ def group_correlation_score(x: Sequence[float], y: Sequence[float], groups: Sequ
     ...                         method="pearson")
     0.0
     """
-    from calibration.undefined import capture_undefined
-
     g = np.asarray(groups, dtype=object)
     a = np.asarray(x, dtype=float)
     b = np.asarray(y, dtype=float)

@@ -7,24 +7,23 @@ scale -- compare a 1-10 judge with 1-5 humans after ``calibration.calmap``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from calibration.paired import paired
 from calibration.undefined import undefined
 
 __all__ = ["mae_score", "rmse_score"]
 
 
-def _pair(y_true: Sequence[float], y_pred: Sequence[float], name: str) -> tuple[np.ndarray, np.ndarray] | None:
-    a = np.asarray(y_true, dtype=float)
-    b = np.asarray(y_pred, dtype=float)
-    if a.shape != b.shape or a.ndim != 1:
-        raise ValueError(f"{name}: inputs must be 1-D and of equal length, got {a.shape} and {b.shape}")
-    keep = ~(np.isnan(a) | np.isnan(b))
-    if not keep.any():
-        return None
-    return a[keep], b[keep]
+def _deviation(error: Callable[[np.ndarray, np.ndarray], float], y_true: Sequence[float],
+               y_pred: Sequence[float], name: str) -> float:
+    """Return ``error(y_true, y_pred)`` over the paired items, or NaN with a warning when there are none."""
+    a, b = paired(y_true, y_pred, name=name)
+    if a.size == 0:
+        return undefined(f"{name}: no item scored by both")
+    return float(error(a, b))
 
 
 def mae_score(y_true: Sequence[float], y_pred: Sequence[float]) -> float:
@@ -35,10 +34,7 @@ def mae_score(y_true: Sequence[float], y_pred: Sequence[float]) -> float:
     """
     from sklearn.metrics import mean_absolute_error
 
-    pair = _pair(y_true, y_pred, "mae_score")
-    if pair is None:
-        return undefined("mae_score: no item scored by both")
-    return float(mean_absolute_error(*pair))
+    return _deviation(mean_absolute_error, y_true, y_pred, "mae_score")
 
 
 def rmse_score(y_true: Sequence[float], y_pred: Sequence[float]) -> float:
@@ -49,7 +45,4 @@ def rmse_score(y_true: Sequence[float], y_pred: Sequence[float]) -> float:
     """
     from sklearn.metrics import root_mean_squared_error
 
-    pair = _pair(y_true, y_pred, "rmse_score")
-    if pair is None:
-        return undefined("rmse_score: no item scored by both")
-    return float(root_mean_squared_error(*pair))
+    return _deviation(root_mean_squared_error, y_true, y_pred, "rmse_score")

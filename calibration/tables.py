@@ -57,12 +57,12 @@ __all__ = [
 Scale = Literal["numeric", "pairwise", "steps"]
 
 #: Pairwise preferences as numbers on an A-to-B axis, so that "tie" sits between.
+PAIRWISE_TIE = 0.5
 PAIRWISE_CODES: Mapping[str, float] = {
     "a": 0.0, "model_a": 0.0,
-    "tie": 0.5, "tie (bothbad)": 0.5,
+    "tie": PAIRWISE_TIE, "tie (bothbad)": PAIRWISE_TIE,
     "b": 1.0, "model_b": 1.0,
 }
-PAIRWISE_TIE = 0.5
 
 
 @dataclass(frozen=True)
