@@ -21,6 +21,7 @@ from typing import Any, Literal
 import numpy as np
 from pydantic import BaseModel, ConfigDict
 
+from calibration.deviation import mae_score, rmse_score
 from calibration.undefined import undefined
 
 __all__ = ["CalibrationMap", "MapFile", "fit_calibration_map", "apply_map"]
@@ -77,14 +78,6 @@ def apply_map(cmap: CalibrationMap, scores: Sequence[float] | np.ndarray) -> np.
     return np.where(np.isnan(x), np.nan, out)
 
 
-def _mae(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.mean(np.abs(a - b)))
-
-
-def _rmse(a: np.ndarray, b: np.ndarray) -> float:
-    return float(np.sqrt(np.mean((a - b) ** 2)))
-
-
 def fit_calibration_map(judge_scores: Sequence[float], human_reference: Sequence[float],
                         groups: Sequence[object] | None = None, *, n_folds: int = 5,
                         increasing: bool | Literal["auto"] = True) -> CalibrationMap:
@@ -125,7 +118,7 @@ def fit_calibration_map(judge_scores: Sequence[float], human_reference: Sequence
         oof = np.empty_like(y)
         for train, test in GroupKFold(n_splits=folds).split(x, y, groups=g):
             oof[test] = model().fit(x[train], y[train]).predict(x[test])
-        mae_after, rmse_after = _mae(oof, y), _rmse(oof, y)
+        mae_after, rmse_after = mae_score(y, oof), rmse_score(y, oof)
     else:
         undefined("fit_calibration_map: fewer than two groups, no out-of-sample error")
         folds = 0
@@ -134,7 +127,7 @@ def fit_calibration_map(judge_scores: Sequence[float], human_reference: Sequence
         x_thresholds=tuple(float(v) for v in final.X_thresholds_),
         y_thresholds=tuple(float(v) for v in final.y_thresholds_),
         increasing=bool(final.increasing_), n_items=int(x.size), n_groups=n_groups, n_folds=folds,
-        mae_before=_mae(x, y), mae_after=mae_after, rmse_before=_rmse(x, y), rmse_after=rmse_after)
+        mae_before=mae_score(y, x), mae_after=mae_after, rmse_before=rmse_score(y, x), rmse_after=rmse_after)
 
 
 def fit_map_file(panel: Any, *, group_by: str | None = None, split_by: str | None = None,
