@@ -83,9 +83,6 @@ class Ratings:
     where: tuple[tuple[str, int], ...] = ()
     source: str = ""
 
-    def column(self, rater: str) -> np.ndarray:
-        return self.scores[:, self.raters.index(rater)]
-
     def select(self, raters: Sequence[str]) -> Ratings:
         """Keep only ``raters`` (an unknown name is an ``InputError`` naming the file)."""
         unknown = [r for r in raters if r not in self.raters]
@@ -96,10 +93,9 @@ class Ratings:
         return Ratings(self.items, tuple(raters), self.scores[:, idx], self.scale, self.fields, failed,
                        self.where, self.source)
 
-    def n_failed(self, rater: str) -> int:
-        if self.failed is None:
-            return 0
-        return int(self.failed[:, self.raters.index(rater)].sum())
+    def location(self, i: int) -> tuple[str, int | None]:
+        """Return ``(path, line)`` of item ``i``'s first row; the line is None when not recorded."""
+        return self.where[i] if self.where else (self.source, None)
 
 
 @dataclass(frozen=True)
@@ -240,11 +236,14 @@ def read_long(path: str | os.PathLike[str], *, scale: Scale | None = None, item_
     return b.build()
 
 
+_JSON_KEY = re.compile(r'\s*"((?:[^"\\]|\\.)*)"\s*:')
+
+
 def _json_lines(text: str) -> dict[str, int]:
     """Map each ``"key":`` at the start of a line to its (first) line number, for error messages."""
     out: dict[str, int] = {}
     for n, line in enumerate(text.splitlines(), start=1):
-        m = re.match(r'\s*"((?:[^"\\]|\\.)*)"\s*:', line)
+        m = _JSON_KEY.match(line)
         if m:
             out.setdefault(m.group(1), n)
     return out
@@ -349,16 +348,13 @@ def make_panel(humans: Ratings, judges: Ratings) -> Panel:
     overlap = set(humans.raters) & set(judges.raters)
     if overlap:
         raise InputError(f"rater(s) {sorted(overlap)} appear as both human and judge", path=judges.source)
+    for have, lack, whose in ((humans, judges, "judge"), (judges, humans, "human")):
+        known = set(lack.items)
+        for k, it in enumerate(have.items):
+            if it not in known:
+                path, line = have.location(k)
+                raise InputError(f"item {it!r} has no {whose} score in {lack.source}", path=path, line=line)
     j_index = {it: k for k, it in enumerate(judges.items)}
-    for k, it in enumerate(humans.items):
-        if it not in j_index:
-            path, line = humans.where[k] if humans.where else (humans.source, None)
-            raise InputError(f"item {it!r} has no judge score in {judges.source}", path=path, line=line)
-    h_index = {it: k for k, it in enumerate(humans.items)}
-    for k, it in enumerate(judges.items):
-        if it not in h_index:
-            path, line = judges.where[k] if judges.where else (judges.source, None)
-            raise InputError(f"item {it!r} has no human score in {humans.source}", path=path, line=line)
     order = np.array([j_index[it] for it in humans.items], dtype=int)
     jscores = judges.scores[order]
     jfailed = (judges.failed if judges.failed is not None else np.zeros(judges.scores.shape, bool))[order]
@@ -366,12 +362,13 @@ def make_panel(humans: Ratings, judges: Ratings) -> Panel:
         absent = np.flatnonzero(np.isnan(jscores[:, r]) & ~jfailed[:, r])
         if absent.size:
             first = int(absent[0])
-            path, line = humans.where[first] if humans.where else (humans.source, None)
+            path, line = humans.location(first)
             raise InputError(f"item {humans.items[first]!r} is not scored by judge {rater!r} "
                              f"({absent.size} such items in {judges.source})", path=path, line=line)
-    if (np.sum(~np.isnan(humans.scores), axis=1) == 0).any():
-        k = int(np.flatnonzero(np.sum(~np.isnan(humans.scores), axis=1) == 0)[0])
-        path, line = humans.where[k] if humans.where else (humans.source, None)
+    unrated = np.flatnonzero(np.isnan(humans.scores).all(axis=1))
+    if unrated.size:
+        k = int(unrated[0])
+        path, line = humans.location(k)
         raise InputError(f"item {humans.items[k]!r} has no human score (only failed rows)", path=path, line=line)
     fields = dict(humans.fields)
     for name, values in judges.fields.items():
@@ -379,7 +376,7 @@ def make_panel(humans: Ratings, judges: Ratings) -> Panel:
         if name in fields:
             for k, (a, b) in enumerate(zip(fields[name], aligned)):
                 if a and b and a != b:
-                    path, line = judges.where[order[k]] if judges.where else (judges.source, None)
+                    path, line = judges.location(order[k])
                     raise InputError(f"item {humans.items[k]!r} has {name}={b!r} here but {a!r} in "
                                      f"{humans.source}", path=path, line=line, field=name)
             fields[name] = tuple(a or b for a, b in zip(fields[name], aligned))
