@@ -48,6 +48,7 @@ __all__ = [
     "step_macro_f1",
     "alpha",
     "weighted_group_mean",
+    "levels_of",
 ]
 
 
@@ -77,16 +78,20 @@ class GroupStats:
         """Return the statistic summed over all groups (the full sample)."""
         return np.asarray(self.matrix.sum(axis=0)).reshape(self.shape)
 
+    def _block_rows(self) -> int:
+        """Return how many statistics (groups or resamples) fit in one dense block of ``MAX_BLOCK`` floats."""
+        return max(1, MAX_BLOCK // max(1, int(np.prod(self.shape))))
+
     def groups_dense(self) -> Iterator[np.ndarray]:
         """Yield the per-group statistics in dense blocks ``(g, *shape)``, in group order."""
-        step = max(1, MAX_BLOCK // max(1, int(np.prod(self.shape))))
+        step = self._block_rows()
         for start in range(0, self.n_groups, step):
             block = self.matrix[start:start + step].toarray()
             yield block.reshape((block.shape[0],) + self.shape)
 
     def resampled(self, weights: np.ndarray) -> Iterator[np.ndarray]:
         """Yield the statistic of each resample (group counts ``weights (B, G)``) in blocks ``(b, *shape)``."""
-        step = max(1, MAX_BLOCK // max(1, int(np.prod(self.shape))))
+        step = self._block_rows()
         transposed = self.matrix.T.tocsr()
         for start in range(0, weights.shape[0], step):
             w = weights[start:start + step].astype(float)
@@ -104,17 +109,9 @@ def per_resample(stats: GroupStats, weights: np.ndarray, fn: Callable[[np.ndarra
     return np.concatenate([np.asarray(fn(block), dtype=float) for block in stats.resampled(weights)])
 
 
-def resample(stats: GroupStats | np.ndarray, weights: np.ndarray) -> np.ndarray:
+def resample(stats: GroupStats, weights: np.ndarray) -> np.ndarray:
     """Return all resamples' statistics at once, ``(B, *shape)`` (for small statistics and tests)."""
-    if not isinstance(stats, GroupStats):
-        stats = _to_stats(np.asarray(stats))
     return np.concatenate(list(stats.resampled(weights)))
-
-
-def _to_stats(dense: np.ndarray) -> GroupStats:
-    from scipy.sparse import csr_matrix
-
-    return GroupStats(csr_matrix(dense.reshape(dense.shape[0], -1)), dense.shape[1:])
 
 
 def _sparse(rows: np.ndarray, cols: np.ndarray, values: np.ndarray, n_groups: int,
