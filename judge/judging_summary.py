@@ -12,7 +12,7 @@ import statistics
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from judge.summary import OVERALL, format_table
+from judge.summary import OVERALL, fields_present, format_table, group_by
 
 SUMMARY_HEADERS = ("group", "n", "scored", "unscored", "score x100", "expected x100")
 
@@ -27,14 +27,6 @@ def _group(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
         "mean_score_x100": 100 * statistics.fmean(scored) if scored else None,
         "mean_expected_score_x100": 100 * statistics.fmean(expected) if expected else None,
     }
-
-
-def _table(rows: Sequence[Mapping[str, Any]], field: str) -> dict[str, Any]:
-    groups: dict[str, list[Mapping[str, Any]]] = {}
-    for r in rows:
-        key = r.get(field)
-        groups.setdefault(str(key) if key not in (None, "") else "(none)", []).append(r)
-    return {k: _group(v) for k, v in groups.items()}
 
 
 def summarise_judgments(rows: Sequence[Mapping[str, Any]], *, source: str | None = None,
@@ -59,9 +51,8 @@ def summarise_judgments(rows: Sequence[Mapping[str, Any]], *, source: str | None
     }
     if first.get("note"):
         out["note"] = first["note"]
-    for f in fields:
-        if any(r.get(f) not in (None, "") for r in rows):
-            out[f"by_{f}"] = _table(rows, f)
+    for f in fields_present(rows, fields):
+        out[f"by_{f}"] = {k: _group(g) for k, g in group_by(rows, f).items()}
     return out
 
 

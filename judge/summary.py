@@ -1,69 +1,102 @@
-"""Accuracy breakdowns and plain-text tables.
+"""Counting graded rows, grouping them, and plain-text tables.
 
-``accuracy_table`` groups graded rows by one field and counts, per group, correct,
-wrong and unscorable items separately; accuracy is correct / all items, as the
-papers report it (an unscorable item is not correct), with the unscorable count
-shown beside it so that a parse failure is never mistaken for a wrong answer.
+One counting rule serves every accuracy table (``grade``, ``score``, ``map run``, the
+VDI report): ``count_verdicts`` puts each row in exactly one of ``correct``, ``wrong``,
+``unparseable`` (``correct`` is None: no answer could be read) or ``errors`` (``error``
+set: the call or the extraction failed; such a row is never scored, whatever its
+``correct`` says). The tables differ only in the accuracy they derive from the counts:
+
+- ``accuracy_table`` (``grade``, ``score``): ``correct / n``, as the papers report it (an
+  unscorable item is not correct), with ``unscorable = unparseable + errors`` beside it
+  so that a parse failure is never mistaken for a wrong answer;
+- ``judge.maps.breakdown``: ``correct / (n - errors)``, see there.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 OVERALL = "Overall"
+NONE_GROUP = "(none)"
+
+Row = Mapping[str, Any]
 
 
-def _bucket() -> dict[str, int]:
-    return {"n": 0, "correct": 0, "wrong": 0, "unscorable": 0, "errors": 0}
+def count_verdicts(rows: Iterable[Row]) -> dict[str, int]:
+    """Return ``{"n", "correct", "wrong", "unparseable", "errors"}`` (see the module docstring).
+
+    >>> count_verdicts([{"correct": True}, {"correct": None}, {"correct": None, "error": "500"}])
+    {'n': 3, 'correct': 1, 'wrong': 0, 'unparseable': 1, 'errors': 1}
+    """
+    c = {"n": 0, "correct": 0, "wrong": 0, "unparseable": 0, "errors": 0}
+    for r in rows:
+        c["n"] += 1
+        if r.get("error"):
+            c["errors"] += 1
+        elif r.get("correct") is True:
+            c["correct"] += 1
+        elif r.get("correct") is False:
+            c["wrong"] += 1
+        else:
+            c["unparseable"] += 1
+    return c
 
 
-def accuracy_table(rows: Iterable[Mapping[str, Any]], *, by: str | None = None,
-                   correct_field: str = "correct") -> dict[str, dict[str, Any]]:
+def group_by(rows: Iterable[Row], key: str | Callable[[Row], Any]) -> dict[str, list[Row]]:
+    """Split rows by the value of field ``key`` (or of ``key(row)``), groups in first-seen order.
+
+    Rows without a value (None or "") fall under ``"(none)"``.
+    """
+    get = (lambda r: r.get(key)) if isinstance(key, str) else key
+    groups: dict[str, list[Row]] = {}
+    for r in rows:
+        value = get(r)
+        groups.setdefault(NONE_GROUP if value in (None, "") else str(value), []).append(r)
+    return groups
+
+
+def fields_present(rows: Sequence[Row], fields: Iterable[str]) -> list[str]:
+    """Return the ``fields`` that at least one row carries a value for."""
+    return [f for f in fields if any(r.get(f) not in (None, "") for r in rows)]
+
+
+def accuracy_table(rows: Iterable[Row], *, by: str | None = None) -> dict[str, dict[str, Any]]:
     """Count correct / wrong / unscorable per value of ``by`` (or overall when None).
 
-    A row whose ``correct_field`` is None is unscorable (no answer, or an error); a row
-    with ``error`` set is counted in ``errors`` too. Groups keep first-seen order;
-    rows without the field fall under ``"(none)"``. ``accuracy`` is ``100 * correct / n``
-    (None for an empty group), and ``accuracy_scorable`` is over scorable items only.
+    A row is unscorable when ``correct`` is None or ``error`` is set; ``errors`` counts
+    the latter apart. Groups keep first-seen order; rows without the field fall under
+    ``"(none)"``. ``accuracy`` is ``100 * correct / n`` (None for an empty group), and
+    ``accuracy_scorable`` is over scorable items only.
     """
-    groups: dict[str, dict[str, int]] = {}
-    for r in rows:
-        key = OVERALL if by is None else (r.get(by) if r.get(by) not in (None, "") else "(none)")
-        g = groups.setdefault(str(key), _bucket())
-        g["n"] += 1
-        verdict = r.get(correct_field)
-        if verdict is True:
-            g["correct"] += 1
-        elif verdict is False:
-            g["wrong"] += 1
-        else:
-            g["unscorable"] += 1
-        if r.get("error"):
-            g["errors"] += 1
     out: dict[str, dict[str, Any]] = {}
-    for key, g in groups.items():
-        scorable = g["correct"] + g["wrong"]
+    for key, group in group_by(rows, (lambda r: OVERALL) if by is None else by).items():
+        c = count_verdicts(group)
+        scorable = c["correct"] + c["wrong"]
         out[key] = {
-            **g,
-            "accuracy": 100.0 * g["correct"] / g["n"] if g["n"] else None,
-            "accuracy_scorable": 100.0 * g["correct"] / scorable if scorable else None,
+            "n": c["n"], "correct": c["correct"], "wrong": c["wrong"],
+            "unscorable": c["unparseable"] + c["errors"], "errors": c["errors"],
+            "accuracy": 100.0 * c["correct"] / c["n"] if c["n"] else None,
+            "accuracy_scorable": 100.0 * c["correct"] / scorable if scorable else None,
         }
     return out
 
 
-def breakdown(rows: Sequence[Mapping[str, Any]], fields: Sequence[str], *,
-              correct_field: str = "correct") -> dict[str, Any]:
+def breakdown(rows: Sequence[Row], fields: Sequence[str]) -> dict[str, Any]:
     """Return the overall accuracy plus one ``accuracy_table`` per field present in the rows."""
-    out: dict[str, Any] = {"overall": accuracy_table(rows, correct_field=correct_field)[OVERALL] if rows else None}
-    for f in fields:
-        if any(r.get(f) not in (None, "") for r in rows):
-            out[f"by_{f}"] = accuracy_table(rows, by=f, correct_field=correct_field)
+    out: dict[str, Any] = {"overall": accuracy_table(rows)[OVERALL] if rows else None}
+    for f in fields_present(rows, fields):
+        out[f"by_{f}"] = accuracy_table(rows, by=f)
     return out
 
 
-def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None) -> str:
-    """Render rows as an aligned plain-text table (numbers right-aligned, 1 decimal)."""
+def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, title: str | None = None,
+                 right: Sequence[bool] | None = None) -> str:
+    """Render rows as an aligned plain-text table (floats with 1 decimal, None as ``-``).
+
+    A column is right-aligned when ``right`` says so, or by default when it is not the
+    first and holds only numbers (or None).
+    """
     def cell(v: Any) -> str:
         if v is None:
             return "-"
@@ -73,11 +106,12 @@ def format_table(headers: Sequence[str], rows: Sequence[Sequence[Any]], *, title
 
     cells = [[cell(v) for v in r] for r in rows]
     widths = [max([len(h)] + [len(r[i]) for r in cells]) for i, h in enumerate(headers)]
-    numeric = [all(isinstance(r[i], (int, float)) or r[i] is None for r in rows) and i > 0
-               for i in range(len(headers))]
+    if right is None:
+        right = [all(isinstance(r[i], (int, float)) or r[i] is None for r in rows) and i > 0
+                 for i in range(len(headers))]
 
     def line(vals: Sequence[str]) -> str:
-        return "  ".join(v.rjust(w) if num else v.ljust(w) for v, w, num in zip(vals, widths, numeric)).rstrip()
+        return "  ".join(v.rjust(w) if r else v.ljust(w) for v, w, r in zip(vals, widths, right)).rstrip()
 
     out = [title] if title else []
     out.append(line(list(headers)))

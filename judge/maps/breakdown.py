@@ -4,9 +4,10 @@ OmniMapBench reports strict exact match (no partial credit) overall, per capabil
 (its Table 4) and per map category (its Figure 7). Here every group also counts, apart,
 the answers that were wrong, the responses from which no answer could be read
 (``unparseable``: ``correct`` is None, no ``error``) and the items whose call failed
-(``errors``: ``error`` set). Accuracy is ``correct / (n - errors)``: an unparseable
-answer is not a match, as in the paper, but a failed call is not an answer at all and
-is never scored.
+(``errors``: ``error`` set), all counted by ``judge.summary.count_verdicts``. Accuracy
+is ``correct / (n - errors)``: an unparseable answer is not a match, as in the paper,
+but a failed call is not an answer at all and is never scored (``grade`` divides by
+``n`` instead: there an error is a failed extraction of a response that exists).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from judge.items import MAP_CATEGORIES
+from judge.summary import NONE_GROUP, count_verdicts, format_table, group_by
 
 GroupField = Literal["level", "category", "question_type", "language"]
 GROUP_FIELDS: tuple[GroupField, ...] = ("level", "category", "question_type", "language")
@@ -31,7 +33,6 @@ _ORDER: dict[str, tuple[str, ...]] = {
     "question_type": ("single_choice", "multiple_choice", "ordering"),
     "language": ("en", "zh"),
 }
-NONE_GROUP = "(none)"
 
 
 class GroupCounts(BaseModel):
@@ -66,32 +67,14 @@ def question_type_of(row: Mapping[str, Any]) -> str | None:
     return QUESTION_TYPE_NAMES.get(str(at)) if at is not None else None
 
 
-def _key(row: Mapping[str, Any], field: str) -> str:
-    value = question_type_of(row) if field == "question_type" else row.get(field)
-    return NONE_GROUP if value in (None, "") else str(value)
-
-
 def count_group(rows: Iterable[Mapping[str, Any]], *, group: str = "overall") -> GroupCounts:
-    """Count correct, wrong, unparseable and failed rows (see the module docstring)."""
-    n = correct = wrong = unparseable = errors = 0
-    for r in rows:
-        n += 1
-        if r.get("error"):
-            errors += 1
-        elif r.get("correct") is True:
-            correct += 1
-        elif r.get("correct") is False:
-            wrong += 1
-        else:
-            unparseable += 1
-    return GroupCounts(group=group, n=n, correct=correct, wrong=wrong, unparseable=unparseable, errors=errors)
+    """Count correct, wrong, unparseable and failed rows (``judge.summary.count_verdicts``)."""
+    return GroupCounts(group=group, **count_verdicts(rows))
 
 
 def group_rows(rows: Sequence[Mapping[str, Any]], field: str) -> dict[str, list[Mapping[str, Any]]]:
     """Split rows by ``field``, groups in the benchmark's order (L1..L3, the nine categories, ...)."""
-    groups: dict[str, list[Mapping[str, Any]]] = {}
-    for r in rows:
-        groups.setdefault(_key(r, field), []).append(r)
+    groups = group_by(rows, question_type_of if field == "question_type" else field)
     order = _ORDER.get(field, ())
     rank = {g: i for i, g in enumerate(order)}
     return dict(sorted(groups.items(), key=lambda kv: (rank.get(kv[0], len(order)), kv[0] == NONE_GROUP, kv[0])))
@@ -123,8 +106,6 @@ def breakdown_json(table: Mapping[str, Sequence[GroupCounts]]) -> dict[str, Any]
 
 def format_breakdown(table: Mapping[str, Sequence[GroupCounts]], *, title: str | None = None) -> str:
     """Render the breakdown as one aligned text table (accuracy in %)."""
-    from judge.summary import format_table
-
     rows: list[list[Any]] = []
     for field, groups in table.items():
         for g in groups:

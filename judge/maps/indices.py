@@ -26,6 +26,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.maps.breakdown import group_rows
+from judge.summary import count_verdicts, format_table
 
 UNDEFINED_ACC_FULL_ZERO = "Acc_full is 0: VDI divides by it and is undefined"
 DEFINITIONS: dict[str, str] = {
@@ -84,8 +85,9 @@ class Tally(BaseModel):
 
     @classmethod
     def of(cls, rows: Sequence[Mapping[str, Any]]) -> Tally:
-        return cls(n=len(rows), correct=sum(1 for r in rows if r.get("correct") is True),
-                   unparseable=sum(1 for r in rows if r.get("correct") is None))
+        """Tally rows graded without error (the paired set has no failed row)."""
+        c = count_verdicts(rows)
+        return cls(n=c["n"], correct=c["correct"], unparseable=c["unparseable"])
 
 
 class BudgetIndices(BaseModel):
@@ -257,15 +259,9 @@ def format_report(report: VDIReport) -> str:
                           str(b.unparseable)]
             lines.append(cells)
             first = False
-    widths = [max(len(h), *(len(r[i]) for r in lines)) for i, h in enumerate(head)]
-
-    def fmt(cells: Sequence[str]) -> str:
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(cells, widths))).rstrip()
-
     model = report.reference_model or "(not recorded)"
-    out = [f"Visual Dependency Index - reference model {model}, {report.n_items} paired items",
-           fmt(head), "  ".join("-" * w for w in widths)]
-    out += [fmt(r) for r in lines]
+    out = [format_table(head, lines, right=[i > 0 for i in range(len(head))],
+                        title=f"Visual Dependency Index - reference model {model}, {report.n_items} paired items")]
     out.append("k_actual from: " + ", ".join(f"k={k}: {s}" for k, s in report.k_actual_source.items()))
     if report.excluded:
         out.append("excluded: " + ", ".join(f"{c} ({n})" for c, n in report.excluded.items()))
