@@ -18,9 +18,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 
-from extractors.markup import MARKUP_RE, fold_text, unwrap_latex
+from extractors.markup import MARKUP_RE, fold_text, skip_filler, unwrap_latex
 from extractors.numeric import number_complete, read_number
 from extractors.types import NoValue, Parsed
 
@@ -95,22 +96,12 @@ def option_letters(choices: Sequence[str] | None) -> str:
     return LETTERS[: len(choices)] if choices else LETTERS
 
 
-def _skip(text: str, pos: int, end: int) -> int:
-    pos = MARKUP_RE.match(text, pos, end).end()
-    for _ in range(4):
-        m = _FILLER.match(text, pos, end)
-        if not m or m.end() == pos:
-            break
-        pos = MARKUP_RE.match(text, m.end(), end).end()
-    return pos
-
-
 def _option_follows(text: str, pos: int, end: int, letter: str, choices: Sequence[str] | None) -> bool:
     """Whether the letter's own option text follows it: "C. lizard", "D tokyo"."""
     i = ord(letter) - 65
     if not choices or i >= len(choices):
         return False
-    option = fold_text(str(choices[i]))
+    option = _options(choices).folded[i]
     after = fold_text(text[pos:min(end, pos + len(str(choices[i])) + 8)])
     return bool(option) and after.startswith(option)
 
@@ -150,7 +141,7 @@ def parse_choice(text: str, start: int, end: int, choices: Sequence[str] | None,
     letters = option_letters(choices)
     p1 = MARKUP_RE.match(text, start, end).end()
     either = _EITHER.match(text, p1, end)
-    pos = _skip(text, either.end() if either else p1, end)
+    pos = skip_filler(text, either.end() if either else p1, end, _FILLER)
     hit = _letter_at(text, pos, end, tight=tight, choices=choices)
     if hit is not None:
         letter, a, b = hit
@@ -179,30 +170,61 @@ def match_option_text(text: str, start: int, end: int, choices: Sequence[str]) -
         after = match_option_text(text, eq + 1, stop, choices)
         if isinstance(after, Parsed):
             return after
-    folded = {}
-    for i, c in enumerate(choices):
-        folded.setdefault(fold_text(str(c)), set()).add(LETTERS[i])
+    options = _options(choices)
     # Longest prefix of the clause, cut at word boundaries, that equals an option.
     cuts = [m.end() for m in _WORD_BOUNDARY.finditer(text, start, stop)]
     if not cuts or cuts[-1] != stop:
         cuts.append(stop)
     for cut in reversed(cuts[:16]):
         key = fold_text(text[start:cut])
-        hit = folded.get(key)
+        hit = options.letters_of.get(key)
         if hit is not None and key and not number_complete(text, cut, stop) and key[0].isdigit():
             continue  # "50 + 25(4-\pi)" starts with the option "50" but states something else
         if hit is not None and key:
-            return Parsed(min(hit), start, cut) if len(hit) == 1 else NoValue("several_final_answers")
+            return Parsed(hit, start, cut) if len(hit) == 1 else NoValue("several_final_answers")
     num = read_number(text, MARKUP_RE.match(text, start, stop).end(), stop)
     if num is not None and not number_complete(text, num.end, stop):
         num = None  # "50 + 25(4-\pi)" is not the option "50"
-    values = [_option_number(c) for c in choices]
+    values = options.numbers
     if num is not None and all(v is not None for v in values):
         same = [LETTERS[i] for i, v in enumerate(values) if abs(v - num.value) <= 1e-9 * max(1, abs(v))]
         if len(same) == 1:
             return Parsed(same[0], start, num.end)
         return NoValue("not_an_option") if not same else None
     return _fuzzy_option(text, start, stop, choices)
+
+
+@dataclass(frozen=True, slots=True)
+class _Options:
+    """What the matchers compare a span with, derived once per list of option texts."""
+
+    texts: tuple[str, ...]
+    folded: tuple[str, ...]              # fold_text of each option
+    letters_of: dict[str, str]           # folded text -> the letters of the options that read so
+
+    @property
+    def numbers(self) -> tuple[float | None, ...]:
+        """Each option's numeric value, None when it is not a number."""
+        return _option_numbers(self.texts)
+
+
+def _options(choices: Sequence[str]) -> _Options:
+    return _options_of(tuple(map(str, choices)))
+
+
+# Cached: one response tries many spans against the same options.
+@lru_cache(maxsize=256)
+def _options_of(choices: tuple[str, ...]) -> _Options:
+    folded = tuple(fold_text(c) for c in choices)
+    letters_of: dict[str, str] = {}
+    for i, key in enumerate(folded):
+        letters_of[key] = letters_of.get(key, "") + LETTERS[i]
+    return _Options(choices, folded, letters_of)
+
+
+@lru_cache(maxsize=256)
+def _option_numbers(choices: tuple[str, ...]) -> tuple[float | None, ...]:
+    return tuple(_option_number(c) for c in choices)
 
 
 _RATIO = re.compile(r"(\d+(?:\.\d+)?):(\d+(?:\.\d+)?)")
@@ -227,7 +249,7 @@ def _fuzzy_option(text: str, start: int, stop: int, choices: Sequence[str]) -> P
     clause = fold_text(text[start:stop])
     if len(clause) < 8:
         return None
-    scores = [fuzz.ratio(clause, fold_text(str(c))) if len(str(c)) >= 8 else 0.0 for c in choices]
+    scores = [fuzz.ratio(clause, f) if len(str(c)) >= 8 else 0.0 for c, f in zip(choices, _options(choices).folded)]
     good = [i for i, s in enumerate(scores) if s >= 95]
     if len(good) == 1:
         return Parsed(LETTERS[good[0]], start, stop)
@@ -242,7 +264,7 @@ def parse_letter_set(text: str, start: int, end: int, choices: Sequence[str] | N
     ``B → D → C``, ``B-D-C``, ``BDC``. Letters may repeat in a sequence. "A or C" is a hedge.
     """
     letters = option_letters(choices)
-    pos = _skip(text, start, end)
+    pos = skip_filler(text, start, end, _FILLER)
     either = _EITHER.match(text, pos, end) or (_FIRST.match(text, pos, end) if ordered else None)
     if either:  # "either A or C": the hedge is found after the first letter
         pos = MARKUP_RE.match(text, either.end(), end).end()

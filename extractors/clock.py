@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from extractors.markup import MARKUP_RE
+from extractors.markup import skip_filler
 from extractors.numeric import read_number
 from extractors.types import NoValue, Parsed
 
@@ -40,12 +40,7 @@ def canonical_time(h: int, m: int, s: int | None) -> str | None:
 
 def parse_time(text: str, start: int, end: int, *, tight: bool = False) -> Parsed | NoValue | None:
     """Read a clock time opening ``text[start:end]``."""
-    pos = MARKUP_RE.match(text, start, end).end()
-    for _ in range(3):
-        f = _FILLER.match(text, pos, end)
-        if not f or f.end() == pos:
-            break
-        pos = MARKUP_RE.match(text, f.end(), end).end()
+    pos = skip_filler(text, start, end, _FILLER, times=3)
     w = _WORDS.match(text, pos, end)
     if w:
         return Parsed("00:00" if w.group("w").lower() == "midnight" else "12:00", w.start(), w.end())

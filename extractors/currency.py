@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from extractors.numeric import Number, read_final_number, read_number
+from extractors.numeric import Number, ends_clause, read_final_number, read_number, skip_number_filler
 from extractors.types import NoValue, Parsed
 
 _PREFIX = re.compile(
@@ -52,8 +52,6 @@ def code_of(symbol: str) -> str:
 
 def parse_currency(text: str, start: int, end: int, *, tight: bool = False) -> Parsed | NoValue | None:
     """Read an amount of money opening ``text[start:end]``; the currency is optional."""
-    from extractors.numeric import skip_number_filler
-
     pos = skip_number_filler(text, start, end, keep_dollar=True)
     code = None
     negative = False
@@ -86,10 +84,8 @@ def parse_currency(text: str, start: int, end: int, *, tight: bool = False) -> P
         stop = sm.end()
     if negative:
         value = -value
-    if tight:
-        rest = text[stop:min(end, stop + 2)].lstrip(" ")
-        if rest and rest[0] not in ".,;!)]}*$\n。，":
-            return None
+    if tight and not ends_clause(text, stop, end):
+        return None
     return Parsed(value, pm.start() if pm else num.start, stop, unit=code, magnitude=num.magnitude)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from extractors.markup import MARKUP_RE
-from extractors.numeric import _as_number, read_number, skip_number_filler
+from extractors.numeric import _as_number, ends_clause, read_number, skip_number_filler
 from extractors.types import NoValue, Parsed
 
 _UNIT = re.compile(
@@ -90,10 +90,8 @@ def parse_duration(text: str, start: int, end: int, *, tight: bool = False) -> P
         pos = MARKUP_RE.match(text, j.end(), end).end() if j else last
     if parts == 0:
         return None
-    if tight:
-        rest = text[last:min(end, last + 2)].lstrip(" ")
-        if rest and rest[0] not in ".,;!)]}*$\n。，":
-            return None
+    if tight and not ends_clause(text, last, end):
+        return None
     return Parsed(_as_number(round(total, 6)), first, last, unit="s")
 
 

@@ -30,6 +30,22 @@ _WS = re.compile(r"\s+")
 _FOLD_PUNCT = re.compile(r"[,;:!?\"'“”‘’`、，。；：！？*]|(?<!\d)\.|\.(?!\d)|^_+|_+$")
 
 
+def skip_filler(text: str, pos: int, end: int, filler: re.Pattern[str], *,
+                markup: re.Pattern[str] = MARKUP_RE, times: int = 4) -> int:
+    """Step over markup, then over up to ``times`` filler matches each followed by markup.
+
+    ``filler`` is the parser's own pattern of words that may stand before its value
+    ("the answer is", "approximately", 约); return the position of the value.
+    """
+    pos = markup.match(text, pos, end).end()
+    for _ in range(times):
+        m = filler.match(text, pos, end)
+        if not m or m.end() == pos:
+            break
+        pos = markup.match(text, m.end(), end).end()
+    return pos
+
+
 def unwrap_latex(s: str) -> str:
     """Remove LaTeX wrappers (``\\text{x}`` -> ``x``), math delimiters and spacing commands."""
     prev = None

@@ -21,7 +21,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from extractors.markup import MARKUP_RE, skip_filler
+
 _SPACE_GROUP = "[ \u00a0\u202f\u2009]"
+_SPACE_GROUP_RE = re.compile(_SPACE_GROUP)
 _DIGITS = (
     r"(?P<int>\d{1,3}(?:,\d{3})+(?![\d])|\d{1,3}(?:" + _SPACE_GROUP + r"\d{3})+(?![\d,.])|\d+)"
     r"(?:\.(?P<frac>\d+))?"
@@ -57,6 +60,7 @@ _EN_WORDS = (
     "eighty|ninety|hundred|thousand|million|billion"
 )
 _WORDS_RE = re.compile(rf"(?:{_EN_WORDS})(?:(?:[\s-]+(?:and[\s-]+)?)(?:{_EN_WORDS}))*\b", re.IGNORECASE)
+_WORD_SPLIT = re.compile(r"[\s-]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,7 +109,7 @@ def _read_digits(text: str, pos: int, end: int) -> Number | None:
     if intpart is None and not frac:
         return None
     digits = (intpart or "0").replace(",", "")
-    digits = re.sub(_SPACE_GROUP, "", digits)
+    digits = _SPACE_GROUP_RE.sub("", digits)
     negative = bool(m.group("sign")) and m.group("sign").strip() in "-−–"
     exp = m.group("exp") or m.group("exp2")
     stop = m.end()
@@ -185,7 +189,7 @@ def _read_words(text: str, pos: int, end: int) -> Number | None:
             value = text2num(words.lower(), "en")
         except ValueError:
             # "five hundred and" or "one and two": drop the last word and retry.
-            cut = re.split(r"[\s-]+", words)
+            cut = _WORD_SPLIT.split(words)
             words = " ".join(cut[:-1]).strip()
             continue
         return Number(value, pos, pos + len(words), decimals=0)
@@ -231,16 +235,7 @@ def number_complete(text: str, pos: int, end: int) -> bool:
 
 def skip_number_filler(text: str, pos: int, end: int, *, keep_dollar: bool = False) -> int:
     """Step over markup and filler ("is approximately", "x =", "约") before a number."""
-    from extractors.markup import MARKUP_RE
-
-    markup = _MARKUP_NO_DOLLAR if keep_dollar else MARKUP_RE
-    pos = markup.match(text, pos, end).end()
-    for _ in range(4):
-        m = _NUM_FILLER.match(text, pos, end)
-        if not m or m.end() == pos:
-            break
-        pos = markup.match(text, m.end(), end).end()
-    return pos
+    return skip_filler(text, pos, end, _NUM_FILLER, markup=_MARKUP_NO_DOLLAR if keep_dollar else MARKUP_RE)
 
 
 def read_final_number(text: str, start: int, end: int, *, tight: bool = False,
@@ -279,8 +274,15 @@ def read_final_number(text: str, start: int, end: int, *, tight: bool = False,
         return None, "unparsable_number"  # an expression such as 288\sqrt{2}: stated, but not a number
     if _NUM_HEDGE.match(text, num.end, end):
         return None, "several_final_answers"
-    if tight:
-        rest = text[num.end:min(end, num.end + 2)].lstrip(" ")
-        if rest and rest[0] not in ".,;!)]}*$\n。，":
-            return None, None
+    if tight and not ends_clause(text, num.end, end):
+        return None, None
     return num, None
+
+
+def ends_clause(text: str, pos: int, end: int) -> bool:
+    """Whether only the end of a clause follows the value ending at ``pos``.
+
+    After a self-correction, "actually 5." restates an answer; "actually 5 apples are left" does not.
+    """
+    rest = text[pos:min(end, pos + 2)].lstrip(" ")
+    return not rest or rest[0] in ".,;!)]}*$\n。，"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from extractors.numeric import read_final_number, read_number, skip_number_filler
+from extractors.numeric import ends_clause, read_final_number, read_number, skip_number_filler
 from extractors.types import NoValue, Parsed
 
 _SIGN = re.compile(r"\s?(?:\\?%|％|percent\b|per\s?cent\b|pct\b|个百分点|percentage\s+points?\b)", re.IGNORECASE)
@@ -31,8 +31,6 @@ def parse_percent(text: str, start: int, end: int, *, tight: bool = False) -> Pa
         return None
     sm = _SIGN.match(text, num.end, end)
     stop = sm.end() if sm else num.end
-    if tight:
-        rest = text[stop:min(end, stop + 2)].lstrip(" ")
-        if rest and rest[0] not in ".,;!)]}*$\n。，":
-            return None
+    if tight and not ends_clause(text, stop, end):
+        return None
     return Parsed(num.value, num.start, stop, unit="%" if sm else None, magnitude=num.magnitude)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from extractors.markup import MARKUP_RE, clean_value
+from extractors.markup import clean_value, skip_filler
 from extractors.types import Parsed
 
 _SENTENCE_END = re.compile(r"\n|(?<![\d\s])[.。!?！？](?=\s|$)|(?<=\d)\.(?=\s|$)|[;；]")
@@ -20,10 +20,7 @@ _MAX_WORDS = 40
 
 def parse_text(text: str, start: int, end: int, *, whole: bool = False, tight: bool = False) -> Parsed | None:
     """Read a text answer opening ``text[start:end]`` (the whole span when ``whole``)."""
-    pos = MARKUP_RE.match(text, start, end).end()
-    f = _FILLER.match(text, pos, end)
-    if f and not whole:
-        pos = MARKUP_RE.match(text, f.end(), end).end()
+    pos = skip_filler(text, start, end, _FILLER, times=0 if whole else 1)
     stop = end
     if not whole:
         se = _SENTENCE_END.search(text, pos, end)

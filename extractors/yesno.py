@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from extractors.markup import MARKUP_RE
+from extractors.markup import skip_filler
 from extractors.types import NoValue, Parsed
 
 _YN = re.compile(
@@ -22,10 +22,7 @@ _FILLER = re.compile(r"(?:the\s+answer\s+is|it\s+is|is|that)\b\s*", re.IGNORECAS
 
 def parse_yes_no(text: str, start: int, end: int, *, tight: bool = False) -> Parsed | NoValue | None:
     """Read a yes/no answer opening ``text[start:end]``."""
-    pos = MARKUP_RE.match(text, start, end).end()
-    f = _FILLER.match(text, pos, end)
-    if f:
-        pos = MARKUP_RE.match(text, f.end(), end).end()
+    pos = skip_filler(text, start, end, _FILLER, times=1)
     m = _YN.match(text, pos, end)
     if m is None:
         return None
