@@ -210,6 +210,9 @@ class _Subset:
         self.n_groups = n_groups
         self.scale = scale
         self.metrics = metrics
+        self.families: dict[Family, list[_Metric]] = {}
+        for mt in metrics:
+            self.families.setdefault(mt.family, []).append(mt)
         self.n_steps = n_steps
         self.draws = draws
         self.w = weights
@@ -228,8 +231,9 @@ class _Subset:
 
     # -- families -------------------------------------------------------------------------
 
-    def _tables(self, a: np.ndarray, b: np.ndarray, *, square: bool) -> tuple[Any, np.ndarray, np.ndarray] | str:
-        """Return ``(tables, x_levels, y_levels)``, or why no table is built."""
+    def _tables(self, a: np.ndarray, b: np.ndarray, *,
+                square: bool) -> tuple[Any, np.ndarray, np.ndarray] | str | None:
+        """Return ``(tables, x_levels, y_levels)``; None to fall back to the library; a string: why not applicable."""
         both = ~(np.isnan(a) | np.isnan(b))
         if square:
             lx = ly = K.levels_of(a[both], b[both])
@@ -239,9 +243,9 @@ class _Subset:
         else:
             lx, ly = K.levels_of(a[both]), K.levels_of(b[both])
         if len(lx) == 0 or len(ly) == 0:
-            return "fallback"
+            return None
         if len(lx) * len(ly) > MAX_TABLE_CELLS:
-            return "fallback"
+            return None
         return K.pair_tables(a, b, self.groups, self.n_groups, x_levels=lx, y_levels=ly), lx, ly
 
     def _family(self, pairs: list[tuple[np.ndarray, np.ndarray]], metrics: list[_Metric], *, square: bool,
@@ -252,11 +256,11 @@ class _Subset:
         boot_on = bootstrap and self.w is not None
         for a, b in pairs:
             tabs = self._tables(a, b, square=square)
-            if isinstance(tabs, str) and tabs != "fallback":
+            if isinstance(tabs, str):
                 not_applicable = tabs
                 break
             for mt in metrics:
-                if isinstance(tabs, str):
+                if tabs is None:
                     v, bt = self._fallback(mt, a, b, bootstrap=bootstrap)
                 else:
                     t, lx, ly = tabs
@@ -379,53 +383,45 @@ class _Subset:
 
     # -- raters ---------------------------------------------------------------------------
 
-    def _by_family(self) -> dict[str, list[_Metric]]:
-        fam: dict[str, list[_Metric]] = {}
-        for mt in self.metrics:
-            fam.setdefault(mt.family, []).append(mt)
-        return fam
+    def _estimates(self, each: list[tuple[np.ndarray, np.ndarray]], loo: list[tuple[np.ndarray, np.ndarray]],
+                   extra_coder: np.ndarray | None, *, bootstrap: bool) -> dict[str, _Estimate]:
+        """Compute every metric but the alt-test from the rater-vs-human pairs ``each`` and ``loo``.
+
+        ``each`` pairs a rater with one human at a time, ``loo`` with a leave-one-out mean;
+        ``extra_coder`` joins the humans as one more coder for alpha (None: the humans alone).
+        """
+        fam = self.families
+        out: dict[str, _Estimate] = {}
+        if "pair" in fam:
+            out.update(self._family(each, fam["pair"], square=True, bootstrap=bootstrap))
+        loo_metrics = fam.get("loo", []) + fam.get("group", [])
+        if loo_metrics:
+            out.update(self._family(loo, loo_metrics, square=False, bootstrap=bootstrap))
+        if "alpha" in fam:
+            out.update(self._alpha(extra_coder, fam["alpha"], bootstrap=bootstrap))
+        if "steps" in fam:
+            out["step_macro_f1"] = self._step_f1(each, bootstrap=bootstrap)
+        return out
 
     def evaluate(self, x: np.ndarray, *, bootstrap: bool) -> tuple[dict[str, _Estimate], dict[str, Any] | None]:
         """Compute every metric for rater ``x`` (a judge or a baseline) against the humans."""
-        fam = self._by_family()
         m = self.h.shape[1]
-        out: dict[str, _Estimate] = {}
-        if "pair" in fam:
-            pairs = [(x, self.h[:, k]) for k in range(m)]
-            out.update(self._family(pairs, fam["pair"], square=True, bootstrap=bootstrap))
-        loo = fam.get("loo", []) + fam.get("group", [])
-        if loo:
-            out.update(self._family([(x, r) for r in self.refs], loo, square=False, bootstrap=bootstrap))
-        if "alpha" in fam:
-            out.update(self._alpha(x, fam["alpha"], bootstrap=bootstrap))
-        if "steps" in fam:
-            out["step_macro_f1"] = self._step_f1([(x, self.h[:, k]) for k in range(m)], bootstrap=bootstrap)
+        out = self._estimates([(x, self.h[:, k]) for k in range(m)], [(x, r) for r in self.refs], x,
+                              bootstrap=bootstrap)
         alt_detail = None
-        if "alt" in fam:
+        if "alt" in self.families:
             rows, alt_detail = self._alt(x)
             out.update(rows)
         return out, alt_detail
 
     def ceiling(self) -> dict[str, _Estimate]:
         """Compute every metric for the humans against each other (leave-one-annotator-out)."""
-        fam = self._by_family()
         m = self.h.shape[1]
-        out: dict[str, _Estimate] = {}
         if m < 2:
             return {mt.id: _Estimate(math.nan, reason="one human: no human-human ceiling") for mt in self.metrics}
-        if "pair" in fam:
-            pairs = [(self.h[:, a], self.h[:, b]) for a in range(m) for b in range(m) if a != b]
-            out.update(self._family(pairs, fam["pair"], square=True, bootstrap=False))
-        loo = fam.get("loo", []) + fam.get("group", [])
-        if loo:
-            out.update(self._family([(self.h[:, k], r) for k, r in enumerate(self.refs)], loo, square=False,
-                                    bootstrap=False))
-        if "alpha" in fam:
-            out.update(self._alpha(None, fam["alpha"], bootstrap=False))
-        if "steps" in fam:
-            out["step_macro_f1"] = self._step_f1(
-                [(self.h[:, a], self.h[:, b]) for a in range(m) for b in range(m) if a != b], bootstrap=False)
-        for mt in fam.get("alt", []):
+        out = self._estimates([(self.h[:, a], self.h[:, b]) for a in range(m) for b in range(m) if a != b],
+                              [(self.h[:, k], r) for k, r in enumerate(self.refs)], None, bootstrap=False)
+        for mt in self.families.get("alt", []):
             out[mt.id] = _Estimate(math.nan, reason="the alt-test is itself a comparison with the humans")
         return out
 
@@ -457,10 +453,7 @@ def agreement_report(panel: Panel, settings: ReportSettings = ReportSettings(),
         except ValueError:
             n_steps = None
     metrics = _catalogue(panel.scale, has_groups=group_labels is not None, has_steps=n_steps is not None)
-    strata = None
-    if settings.split_by:
-        _, strata = np.unique(np.asarray(panel.field_values(settings.split_by), dtype=object).astype(str),
-                              return_inverse=True)
+    strata = group_codes(panel.field_values(settings.split_by), n)[0] if settings.split_by else None
     base_preds = {kind: baseline_predictions(panel.human_scores, kind=kind, scale=panel.scale, strata=strata,
                                              n_steps=n_steps, seed=settings.seed) for kind in BASELINES}
     draws = weights = None
