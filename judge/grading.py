@@ -8,14 +8,13 @@ none did in ``reason``) and which scoring mode decided ``correct``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
+from extractors import Extraction, extract_answer, score_answer
+from extractors.match import Mode
 from judge import __version__
 from judge.items import PredictedItem
 from judge.summary import breakdown
-
-Mode = Literal["strict", "official"]
-MODES: tuple[str, ...] = ("strict", "official")
 
 #: The breakdowns each benchmark reports (OCR-Reasoning: per ability, as the paper's
 #: Table 2; OmniMapBench: per level and category, Table 4, plus type and language).
@@ -37,8 +36,6 @@ GRADER = f"reasonjudge {__version__}"
 
 def extraction_fields(pi: PredictedItem) -> dict[str, Any]:
     """Run the rule extractor on one item's response; return the row fields it adds."""
-    from extractors import extract_answer
-
     item = pi.item
     if pi.response is None:
         return {"answer": None, "reason": "no_response", "method": None, "evidence": None}
@@ -52,9 +49,7 @@ def extraction_fields(pi: PredictedItem) -> dict[str, Any]:
     return fields
 
 
-def _as_extraction(extracted: Mapping[str, Any]) -> Any:
-    from extractors import Extraction
-
+def _as_extraction(extracted: Mapping[str, Any]) -> Extraction:
     return Extraction(value=extracted.get("answer"), reason=extracted.get("reason"), method=extracted.get("method"),
                       evidence=extracted.get("evidence"), unit=extracted.get("unit"),
                       magnitude=extracted.get("magnitude"))
@@ -66,12 +61,11 @@ def score_fields(pi: PredictedItem, extracted: Mapping[str, Any], *, mode: Mode,
     The whole extraction is scored, not only its value: strict scoring needs the stated
     currency and magnitude, and official OCR-Reasoning scoring needs the answer as the
     response wrote it (``$3.24``), which is what that benchmark's checker saw.
-    ``correct`` is None when unscorable.
+    ``correct`` is None when unscorable: no gold, or an extraction that failed with an
+    ``error`` (an LLM fallback call), which is never scored as wrong.
     """
-    from extractors import score_answer
-
     item = pi.item
-    if item.gold is None:
+    if item.gold is None or extracted.get("error"):
         return {"correct": None, "mode": mode}
     precision = item.extra.get("precision")
     correct = score_answer(
@@ -89,8 +83,7 @@ def grade_item(pi: PredictedItem, *, mode: Mode, benchmark: str,
     """Return the result row of one item: its labels, gold, extraction and verdict.
 
     ``extracted`` is the item's extraction fields when they were computed already (for
-    example completed by the LLM fallback); otherwise the rules run here. A row whose
-    extraction failed with an ``error`` is unscorable, never wrong.
+    example completed by the LLM fallback); otherwise the rules run here.
     """
     item = pi.item
     row: dict[str, Any] = {
@@ -106,10 +99,7 @@ def grade_item(pi: PredictedItem, *, mode: Mode, benchmark: str,
         "gold": item.gold,
     }
     row.update(extraction_fields(pi) if extracted is None else extracted)
-    if row.get("error"):
-        row.update(correct=None, mode=mode)
-    else:
-        row.update(score_fields(pi, row, mode=mode, benchmark=benchmark))
+    row.update(score_fields(pi, row, mode=mode, benchmark=benchmark))
     row.setdefault("error", None)
     row.update({"extractor": "llm" if row.get("method") == "llm" else "rules", "grader": GRADER,
                 "response_model": pi.model})

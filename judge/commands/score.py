@@ -40,13 +40,9 @@ def run(args: argparse.Namespace) -> int:
     extracted = extract_rows(rows, args)
     if extracted is None:  # dry run
         return 0
-    out = []
-    for (raw, pi), fields in zip(rows, extracted):
-        if fields.get("error"):  # the LLM call failed: unscorable, not wrong
-            fields.update(correct=None, mode=args.mode)
-        else:
-            fields.update(score_fields(pi, fields, mode=args.mode, benchmark=args.benchmark))
-        out.append({**raw, **fields})
+    # A row whose LLM fallback call failed is unscorable, not wrong (score_fields says so).
+    out = [{**raw, **fields, **score_fields(pi, fields, mode=args.mode, benchmark=args.benchmark)}
+           for (raw, pi), fields in zip(rows, extracted)]
     write_rows(out, args.output)
     t = accuracy_table(out)["Overall"]
     print(f"accuracy {t['accuracy']:.1f}% ({t['correct']}/{t['n']}), wrong {t['wrong']}, "

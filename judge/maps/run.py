@@ -30,6 +30,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from judge.errors import InputError
+from judge.grading import Mode, extraction_fields, score_fields
 from judge.io import ResultsLog, write_json_atomic
 from judge.items import BenchmarkItem, PredictedItem
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
@@ -38,7 +39,6 @@ from judge.maps.breakdown import breakdown, breakdown_json, question_type_of
 from judge.maps.calls import CallStats, Job, close_llm, is_not_run, run_jobs
 from judge.maps.images import EncodedImage, encode_image, image_message, policy_label
 
-Mode = Literal["strict", "official"]
 PathMode = Literal["full", "text", "blind"]
 
 
@@ -89,8 +89,6 @@ def check_items(items: Sequence[BenchmarkItem], *, need_images: bool = True) -> 
 
 def grade_response(item: BenchmarkItem, text: str | None, *, scoring: Mode) -> dict[str, Any]:
     """Extract the final answer from ``text`` and score it: answer, reason, method, evidence, correct."""
-    from judge.grading import extraction_fields, score_fields
-
     pi = PredictedItem(item=item, response=text)
     fields = extraction_fields(pi)
     fields["correct"] = score_fields(pi, fields, mode=scoring, benchmark="map")["correct"]
