@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from judge.llm.types import CallSpec, Usage
 
@@ -42,8 +42,24 @@ class CachedReply(BaseModel):
 
     text: str | None
     finish_reason: str | None = None
-    usage: Usage = Usage()
+    usage: Usage = Field(default_factory=Usage)
     logprobs: list[dict[str, Any]] | None = None
+
+
+def logprob_rows(content: list[Any] | None) -> list[dict[str, Any]] | None:
+    """Return OpenAI's ``logprobs.content`` as stored: ``[{token, logprob, top: [{token, logprob}]}]``.
+
+    Entries may be dicts (the light path's JSON) or pydantic objects (litellm's); None
+    when there are none.
+    """
+    if not content:
+        return None
+    rows = []
+    for t in content:
+        t = t if isinstance(t, dict) else t.model_dump()
+        rows.append({"token": t.get("token"), "logprob": t.get("logprob"),
+                     "top": [{"token": a.get("token"), "logprob": a.get("logprob")} for a in t.get("top_logprobs") or []]})
+    return rows
 
 
 def cache_key(model: str, spec: CallSpec, schema: str | None) -> str:

@@ -42,7 +42,7 @@ from judge.llm.cache import CachedReply, CallCache, cache_key
 from judge.llm.providers import Route, resolve_route
 from judge.llm.retry import CallState, RequestRefused, TransportError
 from judge.llm.structured import OutputInvalid, OutputTruncated, parse, schema_json
-from judge.llm.types import CallResult, CallSpec, LLMSettings, Usage
+from judge.llm.types import CallResult, CallSpec, LLMSettings
 
 
 class Job(NamedTuple):
@@ -234,9 +234,7 @@ class LLMClient:
             await self._cache.aput(key, reply, model=self.settings.model, tag=spec.tag)
         common = {"transport_retries": state.transport_retries, "reasks": state.reasks, "model": self.settings.model}
         if reply is None:
-            usage = Usage(prompt_tokens=state.prompt_tokens, completion_tokens=state.completion_tokens,
-                          cost_usd=state.cost_usd if state.replies else None)
-            return CallResult(error=error, error_kind=kind, usage=usage, **common)
+            return CallResult(error=error, error_kind=kind, usage=state.usage(), **common)
         return CallResult(value=value, text=reply.text, finish_reason=reply.finish_reason, usage=reply.usage,
                           logprobs=reply.logprobs, **common)
 

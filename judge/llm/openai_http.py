@@ -22,12 +22,12 @@ from pydantic import BaseModel
 from yarl import URL
 
 from judge.llm import pricing
-from judge.llm.cache import CachedReply
+from judge.llm.cache import CachedReply, logprob_rows
 from judge.llm.providers import Route
 from judge.llm.retry import (CallState, RequestRefused, TransportError, is_retryable_status, retry_after_seconds,
                              with_transport_retries)
 from judge.llm.structured import OutputInvalid, OutputTruncated, parse, reask_messages, reply_text, request_fields
-from judge.llm.types import CallSpec, LLMSettings, Usage
+from judge.llm.types import CallSpec, LLMSettings
 
 
 def _error_detail(raw: bytes) -> str:
@@ -40,17 +40,6 @@ def _error_detail(raw: bytes) -> str:
     except (ValueError, AttributeError):
         pass
     return raw[:300].decode("utf-8", "replace")
-
-
-def convert_logprobs(choice: dict[str, Any]) -> list[dict[str, Any]] | None:
-    """Turn OpenAI's ``choices[0].logprobs.content`` into ``[{token, logprob, top}]``."""
-    lp = choice.get("logprobs")
-    content = lp.get("content") if isinstance(lp, dict) else None
-    if not content:
-        return None
-    return [{"token": t.get("token"), "logprob": t.get("logprob"),
-             "top": [{"token": a.get("token"), "logprob": a.get("logprob")} for a in t.get("top_logprobs") or []]}
-            for t in content]
 
 
 class OpenAIHTTPBackend:
@@ -146,9 +135,9 @@ class OpenAIHTTPBackend:
             finish = choice.get("finish_reason")
 
             def reply(text: str | None) -> CachedReply:
-                return CachedReply(text=text, finish_reason=finish, logprobs=convert_logprobs(choice),
-                                   usage=Usage(prompt_tokens=state.prompt_tokens,
-                                               completion_tokens=state.completion_tokens, cost_usd=state.cost_usd))
+                lp = choice.get("logprobs")
+                return CachedReply(text=text, finish_reason=finish, usage=state.usage(),
+                                   logprobs=logprob_rows(lp.get("content") if isinstance(lp, dict) else None))
 
             if response_model is None:
                 return None, reply(message.get("content") or "")

@@ -13,13 +13,13 @@ from __future__ import annotations
 import email.utils
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import TypeVar
 
 from tenacity import (AsyncRetrying, RetryCallState, retry_if_exception, stop_after_attempt, wait_exponential,
                       wait_random)
 
-from judge.llm.types import LLMSettings
+from judge.llm.types import LLMSettings, Usage
 
 R = TypeVar("R")
 
@@ -63,8 +63,7 @@ def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
     try:
         return max(0.0, float(value))
     except ValueError:
-        parsed = email.utils.parsedate_to_datetime(value) if value else None
-        return max(0.0, parsed.timestamp() - time.time()) if parsed is not None else None
+        return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
 
 
 @dataclass
@@ -75,12 +74,12 @@ class CallState:
     transport_retries: int = 0
     prompt_tokens: int | None = None
     completion_tokens: int | None = None
+    #: None once a request's cost was unknown: the total is then unknown too.
     cost_usd: float | None = 0.0
-    #: False once a request's cost was unknown: the total is then unknown too.
-    cost_known: bool = True
-    last_transport_error: BaseException | None = None
     replies: int = 0
-    extra: dict[str, Any] = field(default_factory=dict)
+    #: The transport failure the call gave up on (the litellm path re-raises it from
+    #: under instructor, which would otherwise report it as an invalid output).
+    gave_up: TransportError | RequestRefused | None = None
 
     @property
     def reasks(self) -> int:
@@ -92,11 +91,12 @@ class CallState:
             self.prompt_tokens = (self.prompt_tokens or 0) + prompt_tokens
         if completion_tokens is not None:
             self.completion_tokens = (self.completion_tokens or 0) + completion_tokens
-        if cost is None:
-            self.cost_known = False
-            self.cost_usd = None
-        elif self.cost_known:
-            self.cost_usd = (self.cost_usd or 0.0) + cost
+        self.cost_usd = None if cost is None or self.cost_usd is None else self.cost_usd + cost
+
+    def usage(self) -> Usage:
+        """Return the usage summed over every reply (cost unknown when there was none)."""
+        return Usage(prompt_tokens=self.prompt_tokens, completion_tokens=self.completion_tokens,
+                     cost_usd=self.cost_usd if self.replies else None)
 
 
 def _wait(settings: LLMSettings) -> Callable[[RetryCallState], float]:
@@ -127,11 +127,7 @@ async def with_transport_retries(send: Callable[[], Awaitable[R]], settings: LLM
     state.requests += 1
     try:
         return await send()
-    except RequestRefused as e:
-        state.last_transport_error = e
-        raise
     except TransportError as e:
-        state.last_transport_error = e
         if settings.max_transport_retries == 0:
             raise
         failed: list[TransportError] = [e]
@@ -140,11 +136,7 @@ async def with_transport_retries(send: Callable[[], Awaitable[R]], settings: LLM
         if failed:  # tenacity's first attempt replays the failure above, then waits
             raise failed.pop()
         state.requests += 1
-        try:
-            return await send()
-        except (TransportError, RequestRefused) as e:
-            state.last_transport_error = e
-            raise
+        return await send()
 
     def before_sleep(rs: RetryCallState) -> None:
         state.transport_retries += 1

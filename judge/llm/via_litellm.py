@@ -22,18 +22,17 @@ from functools import lru_cache
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 
-from judge.llm.cache import CachedReply
+from judge.llm.cache import CachedReply, logprob_rows
 from judge.llm.providers import OPENAI_COMPATIBLE, Route
 from judge.llm.retry import (CallState, RequestRefused, TransportError, is_retryable_status, retry_after_seconds,
                              with_transport_retries)
 from judge.llm.structured import ConcreteMode, OutputInvalid, OutputTruncated
-from judge.llm.types import CallSpec, LLMSettings, Usage
+from judge.llm.types import CallSpec, LLMSettings
 
 #: The CallState of the call running in this task, for the wrapped completion function.
 _STATE: contextvars.ContextVar[CallState] = contextvars.ContextVar("reasonjudge_llm_call_state")
-
-_INSTRUCTOR_MODES = {"json": "JSON", "md_json": "MD_JSON", "json_schema": "JSON_SCHEMA", "tools": "TOOLS"}
 
 
 @lru_cache(maxsize=1)
@@ -131,19 +130,6 @@ def _reply_text(completion: Any) -> str | None:
     return message.content
 
 
-def _logprobs(completion: Any) -> list[dict[str, Any]] | None:
-    lp = getattr(completion.choices[0], "logprobs", None)
-    content = getattr(lp, "content", None) if lp is not None else None
-    if not content:
-        return None
-    out = []
-    for t in content:
-        t = t if isinstance(t, dict) else t.model_dump()
-        out.append({"token": t.get("token"), "logprob": t.get("logprob"),
-                    "top": [{"token": a.get("token"), "logprob": a.get("logprob")} for a in t.get("top_logprobs") or []]})
-    return out
-
-
 class LiteLLMBackend:
     """Complete calls through litellm (transport) and instructor (structure)."""
 
@@ -154,7 +140,7 @@ class LiteLLMBackend:
         self.settings = settings
         self.route = route
         self.mode: ConcreteMode = route.mode if route.mode != "auto" else self._auto_mode()
-        self._instructor = instructor.from_litellm(self._acompletion, mode=instructor.Mode[_INSTRUCTOR_MODES[self.mode]])
+        self._instructor = instructor.from_litellm(self._acompletion, mode=instructor.Mode[self.mode.upper()])
         from instructor.v2.core.errors import IncompleteOutputException, InstructorRetryException
         from instructor.v2.core.retry import _RETRYABLE_PARSE_ERRORS
 
@@ -214,7 +200,7 @@ class LiteLLMBackend:
         try:
             completion = await with_transport_retries(send, self.settings, state)
         except (TransportError, RequestRefused) as e:
-            state.extra["fatal"] = e
+            state.gave_up = e
             raise
         usage = getattr(completion, "usage", None)
         pt = getattr(usage, "prompt_tokens", None)
@@ -236,8 +222,6 @@ class LiteLLMBackend:
     async def complete(self, spec: CallSpec, response_model: type[BaseModel] | None,
                        context: dict[str, Any] | None, state: CallState) -> tuple[BaseModel | None, CachedReply]:
         """Send ``spec`` (see ``OpenAIHTTPBackend.complete`` for what it raises)."""
-        from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
-
         token = _STATE.set(state)
         try:
             if response_model is None:
@@ -253,16 +237,15 @@ class LiteLLMBackend:
                     value = _as_user_model(value, response_model)
                 except (self._retry_exhausted, self._incomplete, AssertionError, *self._parse_errors) as e:
                     # AssertionError: instructor's way of reporting a refusal in the reply.
-                    fatal = state.extra.get("fatal")
-                    if fatal is not None:
-                        raise fatal from e
+                    if state.gave_up is not None:
+                        raise state.gave_up from e
                     raise self._output_error(e, spec) from e
         finally:
             _STATE.reset(token)
-        usage = Usage(prompt_tokens=state.prompt_tokens, completion_tokens=state.completion_tokens,
-                      cost_usd=state.cost_usd)
-        return value, CachedReply(text=_reply_text(completion), finish_reason=completion.choices[0].finish_reason,
-                                  usage=usage, logprobs=_logprobs(completion))
+        choice = completion.choices[0]
+        lp = getattr(choice, "logprobs", None)
+        return value, CachedReply(text=_reply_text(completion), finish_reason=choice.finish_reason,
+                                  usage=state.usage(), logprobs=logprob_rows(getattr(lp, "content", None)))
 
     def _output_error(self, e: Exception, spec: CallSpec) -> OutputInvalid:
         if isinstance(e, self._incomplete):
