@@ -37,6 +37,15 @@ class InputError(ReasonJudgeError):
         return f"{where}{what}{self.problem}"
 
 
+def located(source: str | None, field: str | None, problem: str) -> InputError:
+    """Make an ``InputError`` at an item's ``source`` (``"path:line"``, as the loaders record it)."""
+    if source and ":" in source:
+        path, _, line = source.rpartition(":")
+        if line.isdigit():
+            return InputError(problem, path=path, line=int(line), field=field)
+    return InputError(problem, path=source, field=field)
+
+
 class ConfigError(ReasonJudgeError):
     """Inconsistent options or a bad rubric/config file."""
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
 from judge.coverage import REFERENCE_COVERAGE
-from judge.errors import InputError
+from judge.errors import located
 from judge.items import PredictedItem
 from judge.judging_prompt import build_messages, prompt_version
 from judge.judging_verdict import Aggregate, aggregate_parts, expected_from_logprobs, spread, verdict_model
@@ -50,13 +50,9 @@ def check_items(items: Sequence[PredictedItem], rubric: Rubric) -> None:
         return
     for pi in items:
         if not (pi.item.reference or "").strip():
-            where = pi.item.source or f"item {pi.item.id}"
-            path, _, line = where.rpartition(":") if ":" in where else (where, "", "")
-            raise InputError(
-                f"required by rubric '{rubric.name}' (item {pi.item.id} has no reference reasoning); "
-                "use --rubric first-error, which needs none",
-                path=path or where, line=int(line) if line.isdigit() else None, field="reference",
-            )
+            raise located(pi.item.source or f"item {pi.item.id}", "reference",
+                          f"required by rubric '{rubric.name}' (item {pi.item.id} has no reference reasoning); "
+                          "use --rubric first-error, which needs none")
 
 
 def _base_row(pi: PredictedItem, rubric: Rubric, *, judge: str, kind: JudgeKind, version: str,

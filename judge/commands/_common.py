@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from judge.errors import InputError
-
 #: The paragraph extract and score share in their --help.
 LLM_FALLBACK_HELP = """\
 With ``--model M`` the rows the rules leave without an answer (reason ``no_answer`` or
@@ -22,15 +20,6 @@ def existing_file(value: str) -> Path:
     if not p.is_file():
         raise argparse.ArgumentTypeError(f"{value}: no such file")
     return p
-
-
-def located(source: str | None, field: str, problem: str) -> InputError:
-    """Make an InputError from an item's ``source`` ("path:line")."""
-    if source and ":" in source:
-        path, _, line = source.rpartition(":")
-        if line.isdigit():
-            return InputError(problem, path=path, line=int(line), field=field)
-    return InputError(problem, path=source, field=field)
 
 
 def add_rows_arguments(p: argparse.ArgumentParser) -> None:

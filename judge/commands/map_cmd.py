@@ -94,7 +94,7 @@ def _setup(args: argparse.Namespace):  # noqa: ANN202 - (items, out_dir, client,
     if args.max_tokens is not None and args.max_tokens < 1:
         raise ConfigError(f"--max-tokens must be positive, got {args.max_tokens}")
     items = load_items(args.bench, "map")
-    check_items(items)  # every image readable before any token is spent
+    check_items(items, max_side=args.max_side)  # every image readable before any client or cache exists
     out_dir = args.output_dir or Path("runs") / f"map-{args.bench.stem}"
     settings = settings_from_args(args, default_cache=out_dir / "llm_cache.sqlite")
     config = MapRunConfig(model=settings.model, max_side=args.max_side, max_tokens=args.max_tokens,

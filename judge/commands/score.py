@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from judge.commands._common import LLM_FALLBACK_HELP, add_rows_arguments, extract_rows, located, write_rows
+from judge.commands._common import LLM_FALLBACK_HELP, add_rows_arguments, extract_rows, write_rows
+from judge.errors import located
 
 
 def register(sub: argparse._SubParsersAction) -> None:

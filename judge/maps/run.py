@@ -29,7 +29,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from judge.errors import InputError
+from judge.errors import InputError, located
 from judge.grading import Mode, extraction_fields, score_fields
 from judge.io import ResultsLog, write_json_atomic
 from judge.items import BenchmarkItem, PredictedItem
@@ -62,28 +62,26 @@ class MapRunConfig(BaseModel):
         return policy_label(self.max_side)
 
 
-def check_items(items: Sequence[BenchmarkItem], *, need_images: bool = True) -> dict[str, EncodedImage]:
+def check_items(items: Sequence[BenchmarkItem], *, max_side: int | None = None) -> dict[str, EncodedImage]:
     """Validate items before any call: map answer types, a gold, a readable image.
 
-    Returns the encoded image of each item by id. Raises ``InputError`` naming the item's
+    Returns each item's image encoded under the run's policy (``max_side``), by id, so
+    an image is read once for both purposes. Raises ``InputError`` naming the item's
     source line.
     """
     images: dict[str, EncodedImage] = {}
     for it in items:
-        where = (it.source or "").rsplit(":", 1)
-        path, line = (where[0], int(where[1])) if len(where) == 2 and where[1].isdigit() else (it.source, None)
         if it.answer_type not in ("choice", "multi_choice", "ordering"):
-            raise InputError(f"a map question is single_choice, multiple_choice or ordering, not {it.answer_type}",
-                             path=path, line=line, field="question_type")
+            raise located(it.source, "question_type",
+                          f"a map question is single_choice, multiple_choice or ordering, not {it.answer_type}")
         if it.gold is None:
-            raise InputError("required", path=path, line=line, field="answer")
-        if need_images:
-            if not it.image:
-                raise InputError("required: the map runs send the image", path=path, line=line, field="image")
-            try:
-                images[it.id] = encode_image(it.image, max_side=None)
-            except InputError as e:
-                raise InputError(e.problem, path=path, line=line, field="image") from e
+            raise located(it.source, "answer", "required")
+        if not it.image:
+            raise located(it.source, "image", "required: the map runs send the image")
+        try:
+            images[it.id] = encode_image(it.image, max_side=max_side)
+        except InputError as e:
+            raise located(it.source, "image", e.problem) from e
     return images
 
 
@@ -139,11 +137,6 @@ def full_spec(item: BenchmarkItem, image: EncodedImage, config: MapRunConfig) ->
                     temperature=config.temperature, tag="full")
 
 
-def encode_all(items: Sequence[BenchmarkItem], config: MapRunConfig) -> dict[str, EncodedImage]:
-    """Encode each item's image under the run's policy (each file once)."""
-    return {it.id: encode_image(it.image, max_side=config.max_side) for it in items if it.image}
-
-
 def full_jobs(items: Sequence[BenchmarkItem], images: dict[str, EncodedImage], log: ResultsLog,
               config: MapRunConfig) -> list[Job]:
     """Jobs for the items of the standard run that have no row yet."""
@@ -172,8 +165,7 @@ class RunOutcome(BaseModel):
 async def arun_full(items: Sequence[BenchmarkItem], llm: StructuredLLM, *, results_path: str | Path,
                     config: MapRunConfig) -> RunOutcome:
     """Run (or resume) the standard run into ``results_path``; see the module docstring."""
-    check_items(items)
-    images = encode_all(items, config)
+    images = check_items(items, max_side=config.max_side)
     stats = CallStats()
     with ResultsLog(results_path) as log:
         await run_jobs(llm, full_jobs(items, images, log, config), concurrency=config.concurrency,

@@ -35,7 +35,7 @@ from judge.maps import prompts
 from judge.maps.calls import CallStats, Job, close_llm, is_not_run, run_jobs
 from judge.maps.images import EncodedImage, image_message, text_message
 from judge.maps.indices import VDIReport, compute_indices
-from judge.maps.run import MapRunConfig, answered_row, base_row, check_items, encode_all, full_jobs
+from judge.maps.run import MapRunConfig, answered_row, base_row, check_items, full_jobs
 from judge.maps.tokens import DEFAULT_ENCODING, k_actual_of
 
 #: The paper's budgets (Table 2, Figure 4).
@@ -136,10 +136,9 @@ async def arun_vdi(items: Sequence[BenchmarkItem], llm: StructuredLLM, *, out_di
     if not budgets or any(k < 1 for k in budgets):
         raise InputError(f"budgets must be positive token counts, got {list(budgets)}")
     budgets = sorted(set(int(k) for k in budgets))
-    check_items(items)
+    images = check_items(items, max_side=config.max_side)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    images = encode_all(items, config)
     stats = CallStats()
     run = dict(concurrency=config.concurrency, stats=stats, progress=config.progress)
 
