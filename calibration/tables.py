@@ -52,6 +52,8 @@ __all__ = [
     "join_panels",
     "load_panel",
     "InputFormat",
+    "TableFormat",
+    "read_table",
 ]
 
 Scale = Literal["numeric", "pairwise", "steps"]
@@ -406,6 +408,22 @@ def join_panels(panels: Sequence[Panel]) -> Panel:
 
 
 InputFormat = Literal["long", "alttest", "mrmath", "processbench"]
+TableFormat = Literal["long", "alttest", "judgments"]
+
+
+def read_table(path: str | os.PathLike[str], *, format: TableFormat, scale: Scale | None = None,
+               id_fields: Sequence[str] = (), id_sep: str = "__", item_field: str = "item",
+               rater_field: str = "rater", score_field: str = "score") -> Ratings:
+    """Read one score file in ``format``: ``long`` / ``judgments`` rows (``read_long``) or ``alttest`` JSON.
+
+    ``judgments`` is the ``judgments.jsonl`` that ``reasonjudge judge`` writes: item = ``id``,
+    rater = ``judge``, score = ``score_field``.
+    """
+    if format == "alttest":
+        return read_alttest(path, scale=scale, id_fields=id_fields, id_sep=id_sep)
+    if format == "judgments":
+        item_field, rater_field = "id", "judge"
+    return read_long(path, scale=scale, item_field=item_field, rater_field=rater_field, score_field=score_field)
 
 
 def load_panel(human: str | os.PathLike[str], judges: Sequence[str | os.PathLike[str]], *,
@@ -413,7 +431,7 @@ def load_panel(human: str | os.PathLike[str], judges: Sequence[str | os.PathLike
                id_sep: str = "__", item_field: str = "item", rater_field: str = "rater",
                score_field: str = "score", human_raters: Sequence[str] | None = None,
                judge_raters: Sequence[str] | None = None,
-               judge_format: Literal["long", "alttest", "judgments"] | None = None) -> Panel:
+               judge_format: TableFormat | None = None) -> Panel:
     """Read the human file and the judge file(s) in ``format`` and align them (see the module docstring).
 
     ``long``: both long format. ``alttest``: both ``{rater: {item: score}}``. ``mrmath``: the
@@ -431,22 +449,13 @@ def load_panel(human: str | os.PathLike[str], judges: Sequence[str | os.PathLike
         humans, mr_judges = read_mrmath(human, judges)
         judge_files = [mr_judges] if mr_judges is not None else []
     else:
-        if format == "processbench":
-            humans = read_processbench(human)
-        elif format == "alttest":
-            humans = read_alttest(human, scale=scale, id_fields=id_fields, id_sep=id_sep)
-        else:
-            humans = read_long(human, scale=scale, item_field=item_field, rater_field=rater_field,
-                               score_field=score_field)
+        def read(path: str | os.PathLike[str], fmt: TableFormat, file_scale: Scale | None) -> Ratings:
+            return read_table(path, format=fmt, scale=file_scale, id_fields=id_fields, id_sep=id_sep,
+                              item_field=item_field, rater_field=rater_field, score_field=score_field)
+
+        humans = read_processbench(human) if format == "processbench" else read(human, format, scale)
         jf = judge_format or ("alttest" if format == "alttest" else "long")
-        if jf == "alttest":
-            judge_files = [read_alttest(j, scale=humans.scale, id_fields=id_fields, id_sep=id_sep) for j in judges]
-        elif jf == "judgments":
-            judge_files = [read_long(j, scale=humans.scale, item_field="id", rater_field="judge",
-                                     score_field=score_field) for j in judges]
-        else:
-            judge_files = [read_long(j, scale=humans.scale, item_field=item_field, rater_field=rater_field,
-                                     score_field=score_field) for j in judges]
+        judge_files = [read(j, jf, humans.scale) for j in judges]
     if human_raters:
         humans = humans.select(list(dict.fromkeys(human_raters)))
     if judge_raters:

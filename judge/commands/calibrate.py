@@ -67,8 +67,6 @@ def run_fit(args: argparse.Namespace) -> int:
     from judge.io import write_json_atomic
 
     panel = load_inputs(args)
-    if panel.scale != "numeric":
-        raise InputError(f"a calibration map needs numeric scores; these are {panel.scale}", path=args.human)
     direction = {"increasing": True, "decreasing": False, "auto": "auto"}[args.direction]
     try:
         maps = fit_map_file(panel, group_by=args.group_by, split_by=args.split_by, n_folds=args.folds,
@@ -92,35 +90,33 @@ def run_fit(args: argparse.Namespace) -> int:
 
 
 def run_apply(args: argparse.Namespace) -> int:
-    import json
+    from pathlib import Path
 
     import numpy as np
     from pydantic import ValidationError
 
     from calibration.calmap import MapFile
-    from calibration.tables import read_alttest, read_long
+    from calibration.tables import read_table
     from judge.errors import InputError
     from judge.io import write_jsonl_atomic
 
     try:
-        maps = MapFile.model_validate(json.loads(open(args.map, encoding="utf-8").read()))
+        maps = MapFile.model_validate_json(Path(args.map).read_text(encoding="utf-8"))
     except OSError as e:
         raise InputError(f"cannot read: {e.strerror}", path=args.map) from e
-    except (json.JSONDecodeError, ValidationError) as e:
+    except ValidationError as e:  # also raised for text that is not JSON
         raise InputError(f"not a calibration map written by 'calibrate fit': {e}", path=args.map) from e
-    if args.format == "alttest":
-        ratings = read_alttest(args.judge, scale="numeric", id_fields=args.id_fields, id_sep=args.id_sep)
-    else:
-        ratings = read_long(args.judge, scale="numeric", item_field=args.item_field, rater_field=args.rater_field,
-                            score_field=args.score_field)
+    ratings = read_table(args.judge, format=args.format, scale="numeric", id_fields=args.id_fields,
+                         id_sep=args.id_sep, item_field=args.item_field, rater_field=args.rater_field,
+                         score_field=args.score_field)
     if args.judge_rater:
         ratings = ratings.select(list(dict.fromkeys(args.judge_rater)))
-    split_values = None
+    splits = np.full(len(ratings.items), "all", dtype=object)
     if maps.split_by:
         if maps.split_by not in ratings.fields:
             raise InputError(f"the maps are per '{maps.split_by}', which these items lack "
                              f"(fields: {sorted(ratings.fields) or 'none'})", path=args.judge)
-        split_values = ratings.fields[maps.split_by]
+        splits = np.array(ratings.fields[maps.split_by], dtype=object)
     rows = []
     for r, rater in enumerate(ratings.raters):
         key = args.as_judge or rater
@@ -130,12 +126,10 @@ def run_apply(args: argparse.Namespace) -> int:
         per = maps.maps[key]
         raw = ratings.scores[:, r]
         mapped = np.full(raw.shape, np.nan)
-        splits = np.array(split_values, dtype=object) if split_values is not None else np.full(raw.shape, "all",
-                                                                                             dtype=object)
         for value in sorted(set(splits.tolist())):
             if value not in per:
                 k = int(np.flatnonzero(splits == value)[0])
-                path, line = ratings.where[k]
+                path, line = ratings.location(k)
                 raise InputError(f"no map for {maps.split_by}={value!r} of judge {key!r}", path=path, line=line)
             mask = splits == value
             mapped[mask] = per[value].apply(raw[mask])
