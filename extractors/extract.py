@@ -106,7 +106,6 @@ _HEDGE_ALSO = re.compile(
     re.IGNORECASE,
 )
 _CONTINUATION = re.compile(r"\n[ \t]*(?:\*\*)?(?:Question|Human|User|问题|题目)\s*\d*\s*(?:\*\*)?[:：]")
-_SCALAR = frozenset({"integer", "float", "currency", "percent", "time", "duration"})
 # A number token: not inside a word, an exponent, a clock time, or a function argument "f(0)".
 _NUMBER_TOKEN = re.compile(r"(?<![A-Za-z0-9.^_:：{])(?<![A-Za-z]\()[-−]?\$?\d[\d,]*(?:\.\d+)?(?![\d^_])")
 _FINAL_FORMS = frozenset({"boxed", "answer_tag"})
@@ -114,6 +113,7 @@ _UNPARSABLE = {
     "integer": "unparsable_number", "float": "unparsable_number", "currency": "unparsable_number",
     "percent": "unparsable_number", "time": "unparsable_time", "duration": "unparsable_duration",
 }
+_SCALAR = frozenset(_UNPARSABLE)  # the types whose value starts at a number token
 
 
 def _parse_number(text: str, start: int, end: int, *, tight: bool = False) -> Parsed | NoValue | None:
@@ -190,7 +190,7 @@ def _extract(text: str, answer_type: str, choices: Sequence[str] | None, questio
     for cand in strong_candidates(text, answer_type):
         if stop_at is not None and text.rfind("\n", cand.marker_start, stop_at[0]) >= 0:
             return stop_at[1]
-        if answer_type in ("choice",) and cand.letter is not None:
+        if answer_type == "choice" and cand.letter is not None:
             if cand.letter in option_letters(choices):
                 return Extraction(value=cand.letter, method=cand.method,
                                   evidence=text[cand.start:cand.end])
@@ -225,8 +225,7 @@ def _extract(text: str, answer_type: str, choices: Sequence[str] | None, questio
             # invitation to read some earlier number as the answer.
             # Unless the same line states the answer before it: "the correct answer is (D).
             # $\boxed{P_1}$ and $\boxed{P_2}$ have the same perimeter."
-            reason = "not_an_option" if answer_type in ("choice", "multi_choice", "ordering") else \
-                _UNPARSABLE.get(answer_type, "no_answer")
+            reason = "not_an_option" if answer_type in _LETTER_TYPES else _UNPARSABLE.get(answer_type, "no_answer")
             if stop_at is None:
                 stop_at = (cand.marker_start, Extraction(reason=reason, method=cand.method,
                                                           evidence=_clip(text, cand)))
@@ -244,7 +243,7 @@ def _extract(text: str, answer_type: str, choices: Sequence[str] | None, questio
         also = _HEDGE_ALSO.search(text, tail, n)
         if also is not None and also.group("a") != also.group("b"):
             return Extraction(reason="several_final_answers", method="hedge")
-    weak = _weak(text, answer_type, choices, begin, n)
+    weak = _weak(text, answer_type, choices, begin, tail, n)
     if weak is not None:
         return weak
 
@@ -277,7 +276,8 @@ def _complete(text: str, p: Parsed, end: int, answer_type: str) -> bool:
     return False
 
 
-def _weak(text: str, answer_type: str, choices: Sequence[str] | None, begin: int, n: int) -> Extraction | None:
+def _weak(text: str, answer_type: str, choices: Sequence[str] | None, begin: int, tail: int,
+          n: int) -> Extraction | None:
     # The whole response is the answer.
     if n - begin <= 80:
         res = _parse(answer_type, text, begin, n, choices, tight=False, whole=True)
@@ -292,7 +292,6 @@ def _weak(text: str, answer_type: str, choices: Sequence[str] | None, begin: int
         if isinstance(res, Parsed) and _complete(text, res, stripped_end, answer_type):
             return _found(text, res, "last_line")
     # A concluding sentence in the last paragraph.
-    tail = max(begin, n - _LAST_PARAGRAPH)
     got = _conclusion(text, answer_type, choices, tail, n)
     if got is not None:
         return got

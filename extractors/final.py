@@ -145,7 +145,7 @@ _Rules = tuple[tuple[str, tuple[tuple[str, re.Pattern[str], int], ...]], ...]
 
 
 @lru_cache(maxsize=64)
-def _keywords(answer_type: str | None, chinese: bool) -> _Rules:
+def _keywords(answer_type: str, chinese: bool) -> _Rules:
     """Return the keywords and rules that can yield an answer of ``answer_type``.
 
     Rules of :data:`ONLY_FOR` markers are left out for the other types, and the Chinese
@@ -155,7 +155,7 @@ def _keywords(answer_type: str | None, chinese: bool) -> _Rules:
     for kw, rules in _KEYWORDS.items():
         if not chinese and not kw.isascii():
             continue
-        kept = tuple(r for r in rules if answer_type is None or r[0] not in ONLY_FOR or answer_type in ONLY_FOR[r[0]])
+        kept = tuple(r for r in rules if r[0] not in ONLY_FOR or answer_type in ONLY_FOR[r[0]])
         if kept:
             table.append((kw, kept))
     return tuple(table)
@@ -183,11 +183,10 @@ class Candidate:
         return self.method in TIGHT
 
 
-def strong_candidates(text: str, answer_type: str | None = None) -> Iterator[Candidate]:
+def strong_candidates(text: str, answer_type: str) -> Iterator[Candidate]:
     """Yield the span after every answer marker in ``text``, the last one first.
 
-    With ``answer_type``, markers that cannot state an answer of that type (:data:`ONLY_FOR`)
-    are not looked for.
+    Markers that cannot state an answer of ``answer_type`` (:data:`ONLY_FOR`) are not looked for.
     """
     low = text.lower()
     if len(low) != len(text):  # a few characters change length when lower-cased

@@ -44,17 +44,16 @@ import re
 from collections.abc import Sequence
 from typing import Literal
 
+from extractors.choice import LETTERS
 from extractors.gold import Gold, read_gold
 from extractors.markup import clean_value, fold_text
-from extractors.numeric import read_number
+from extractors.numeric import MAGNITUDES, read_number
 from extractors.official import ocr_reasoning_post_check
 from extractors.types import AnswerType, AnswerValue, Extraction
 
 Mode = Literal["strict", "official"]
 Benchmark = Literal["generic", "ocr-reasoning", "map"]
 
-_MAGNITUDE = {"万": 1e4, "亿": 1e8, "万亿": 1e12, "千": 1e3, "百万": 1e6, "千万": 1e7, "兆": 1e12,
-              "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9, "k": 1e3}
 _WORD_DECIMALS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "一": 1, "两": 2, "二": 2, "三": 3, "四": 4}
 _HINT_DECIMALS = re.compile(
     r"(?P<n>\d+|one|two|three|four|five)\s+decimal|(?:保留|精确到)\s*(?P<z>\d+|[一两二三四])\s*位小数"
@@ -169,10 +168,10 @@ def _strict(v: AnswerValue, g: Gold, answer_type: str, unit: str | None, magnitu
                 candidates.append(float(v) * 100)
             elif unit == "%" and g.unit != "%":
                 candidates.append(float(v) / 100)
-        if magnitude and not g.magnitude and magnitude in _MAGNITUDE:
-            candidates.append(float(v) / _MAGNITUDE[magnitude])
-        if g.magnitude and not magnitude and g.magnitude in _MAGNITUDE:
-            candidates.append(float(v) * _MAGNITUDE[g.magnitude])
+        if magnitude and not g.magnitude and magnitude in MAGNITUDES:
+            candidates.append(float(v) / MAGNITUDES[magnitude])
+        if g.magnitude and not magnitude and g.magnitude in MAGNITUDES:
+            candidates.append(float(v) * MAGNITUDES[g.magnitude])
         return any(_close(c, gv, decimals) for c in candidates)
     if answer_type == "duration":
         return isinstance(v, (int, float)) and math.isclose(float(v), float(g.value), rel_tol=1e-9, abs_tol=1e-9)  # type: ignore[arg-type]
@@ -218,8 +217,7 @@ def _text_equal(v: str, g: str, precision: int | None) -> bool:
         return True
     nv, ng = _number_of(v), _number_of(g)
     if nv is not None and ng is not None:
-        decimals = precision if precision is not None else None
-        return _close(nv, ng, decimals) if decimals is not None else math.isclose(nv, ng, rel_tol=1e-9, abs_tol=1e-12)
+        return _close(nv, ng, precision) if precision is not None else math.isclose(nv, ng, rel_tol=1e-9, abs_tol=1e-12)
     return False
 
 
@@ -250,4 +248,4 @@ def _official_ocr_reasoning(ext: Extraction | None, v: AnswerValue, gold: str | 
 
 
 def _letters_upto(letter: str) -> str:
-    return "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[: max(4, ord(letter) - 64)]
+    return LETTERS[: max(4, ord(letter) - 64)]

@@ -35,8 +35,8 @@ _NUMBER_RE = re.compile(
     r"(?:\s*(?:[eE](?P<exp>[-+]?\d+)(?![\w])"
     r"|(?:\\times|\\cdot|×|·|\*|x)\s*10\s*\^\s*\{?\s*(?P<exp2>[-+−]?\d+)\s*\}?))?"
 )
-# Magnitude words that scale the number just read. "k" only when glued to the digits.
-_MAGNITUDES = {
+#: Magnitude words that scale the number just read. "k" only when glued to the digits.
+MAGNITUDES = {
     "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "bn": 1e9,
     "k": 1e3, "万": 1e4, "亿": 1e8, "千": 1e3, "百万": 1e6, "千万": 1e7, "万亿": 1e12, "兆": 1e12,
 }
@@ -127,7 +127,7 @@ def _read_digits(text: str, pos: int, end: int) -> Number | None:
     if mm is not None:
         word = (mm.group("word") or mm.group("k") or mm.group("cn"))
         magnitude = word.lower() if word.isascii() else word
-        factor = _MAGNITUDES[magnitude]
+        factor = MAGNITUDES[magnitude]
         value = _as_number(round(value * factor, 6)) if decimals else value * int(factor)
         decimals = max(0, decimals - len(str(int(factor))) + 1)
         stop = mm.end()
