@@ -42,11 +42,11 @@ if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
 from extractors import extract_answer, score_answer  # noqa: E402
+from extractors.choice import LETTERS  # noqa: E402
 from extractors.official import can_infer, letter_dict  # noqa: E402
 from extractors.types import Extraction  # noqa: E402
 
 DEFAULT_DATA = ROOT.parent / "shared" / "data" / "extraction"
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 
 
 @dataclass
@@ -175,13 +175,17 @@ def stated_letter(response: str) -> str | None:
     return m.group(1) if m else None
 
 
+# An official extraction "(B) option text", "B. option text" or "B".
+_LETTER_THEN_TEXT = re.compile(r"\(?([A-Z])\)?[.:]?\s*(.*)", re.S)
+
+
 def is_option_answer(extraction: Any, choices: list[str]) -> bool:
     """Whether a MathVista official extraction names an option: a letter, an option text, or "(X) text"."""
     e = str(extraction).strip()
     letters = LETTERS[:len(choices)]
     if e in letters or e in choices:
         return True
-    m = re.fullmatch(r"\(?([A-Z])\)?[.:]?\s*(.*)", e, re.S)
+    m = _LETTER_THEN_TEXT.fullmatch(e)
     return bool(m and m.group(1) in letters and (not m.group(2) or m.group(2).strip() == choices[LETTERS.index(m.group(1))]))
 
 
@@ -206,7 +210,7 @@ def _official_value(item: Item) -> Any:
             return e.upper()
         if e in item.choices:
             return LETTERS[item.choices.index(e)]
-        m = re.fullmatch(r"\(?([A-Z])\)?[.:]?\s*.*", e, re.S)
+        m = _LETTER_THEN_TEXT.fullmatch(e)
         return m.group(1) if m else e
     return a
 

@@ -24,7 +24,7 @@ which ``judge.llm.LLMClient`` satisfies. Two ways to call it::
     req = build_request(response, "choice", choices=[...])       # many rows, e.g. with
     result = await llm.acomplete(req.spec, req.response_model,  # LLMClient.run(jobs)
                                  validation_context=req.validation_context)
-    ex = read_result(result)
+    ex = read_result(req, result)
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from extractors.types import ANSWER_TYPES, AnswerType, Extraction, Parsed
 
 #: Rule reasons the LLM may resolve; any other reason is final.
 ASKABLE: frozenset[str] = frozenset({
-    "no_answer", "unparsable_number", "unparsable_time", "unparsable_duration", "unparsable_text",
+    "no_answer", "unparsable_number", "unparsable_time", "unparsable_duration",
 })
 #: Bump when the prompt template or the answer forms change (it is part of the cache key).
 PROMPT_VERSION = "llm-extract-1"

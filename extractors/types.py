@@ -39,7 +39,6 @@ Reason = Literal[
     "unparsable_number",
     "unparsable_time",
     "unparsable_duration",
-    "unparsable_text",
 ]
 REASONS: tuple[str, ...] = get_args(Reason)
 
