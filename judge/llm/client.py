@@ -166,8 +166,7 @@ class LLMClient:
             except OutputInvalid:
                 return None  # the model or the context changed since: ask again
         self.stats.cache_hits += 1
-        return CallResult(value=value, text=hit.text, finish_reason=hit.finish_reason, usage=hit.usage,
-                          logprobs=hit.logprobs, cached=True, model=self.settings.model)
+        return _result(hit, value, cached=True, model=self.settings.model)
 
     async def acomplete(self, spec: CallSpec | Mapping[str, Any], response_model: type[BaseModel] | None = None, *,
                         validation_context: dict[str, Any] | None = None) -> CallResult[Any]:
@@ -235,8 +234,7 @@ class LLMClient:
         common = {"transport_retries": state.transport_retries, "reasks": state.reasks, "model": self.settings.model}
         if reply is None:
             return CallResult(error=error, error_kind=kind, usage=state.usage(), **common)
-        return CallResult(value=value, text=reply.text, finish_reason=reply.finish_reason, usage=reply.usage,
-                          logprobs=reply.logprobs, **common)
+        return _result(reply, value, **common)
 
     def _account(self, state: CallState, *, failed: bool) -> None:
         st = self.stats
@@ -326,6 +324,12 @@ class LLMClient:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _result(reply: CachedReply, value: BaseModel | None, **fields: Any) -> CallResult[Any]:
+    """Return the result that carries ``reply`` (fresh or from the cache)."""
+    return CallResult(value=value, text=reply.text, finish_reason=reply.finish_reason, usage=reply.usage,
+                      logprobs=reply.logprobs, **fields)
 
 
 def make_client(settings: LLMSettings) -> LLMClient:

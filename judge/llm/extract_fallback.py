@@ -57,12 +57,9 @@ def apply_llm_fallback(items: Sequence[PredictedItem], fields: list[dict[str, An
         item = pi.item
         req = build_request(pi.response, item.answer_type, choices=item.choices, question=item.question or None)
         todo.append((k, req))
-    client = make_client(settings)
-    try:
+    with make_client(settings) as client:
         results = client.run([Job(CallSpec(**req.spec), req.response_model, req.validation_context) for _, req in todo],
                              desc=desc)
-    finally:
-        client.close()
     outcomes: Counter[str] = Counter()
     not_asked = 0
     for (k, req), result in zip(todo, results):

@@ -71,20 +71,20 @@ class Route:
     #: An OpenAI-compatible server with an API base: no key is needed to reach it.
     self_hosted: bool = False
 
+    def _keyless(self) -> bool:
+        """True for a self-hosted server whose provider variable holds no key."""
+        return self.self_hosted and self.key_env is not None and not os.environ.get(self.key_env)
+
     def sdk_key(self) -> str | None:
         """The ``api_key`` to hand litellm: a placeholder for a keyless self-hosted server, else None.
 
         None lets litellm read the provider's variable as usual.
         """
-        if self.self_hosted and self.key_env and not os.environ.get(self.key_env):
-            return PLACEHOLDER_KEY
-        return None
+        return PLACEHOLDER_KEY if self._keyless() else None
 
     def unset_key_hint(self) -> str:
         """A hint for a refusal (401/403) by a self-hosted server when no key is set, else ''."""
-        if self.self_hosted and self.key_env and not os.environ.get(self.key_env):
-            return f" (no API key was set: set {self.key_env} if this server needs one)"
-        return ""
+        return f" (no API key was set: set {self.key_env} if this server needs one)" if self._keyless() else ""
 
 
 def split_model(model: str) -> tuple[str, str]:
