@@ -37,7 +37,7 @@ def _correlation(statistic: Callable[[np.ndarray, np.ndarray], Any], x: Sequence
     a, b = paired(x, y, name=name)
     reason = _degenerate(a, b, name)
     if reason:
-        return undefined(reason)
+        return undefined(reason, depth=2)
     return float(statistic(a, b).statistic)
 
 

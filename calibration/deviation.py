@@ -22,7 +22,7 @@ def _deviation(error: Callable[[np.ndarray, np.ndarray], float], y_true: Sequenc
     """Return ``error(y_true, y_pred)`` over the paired items, or NaN with a warning when there are none."""
     a, b = paired(y_true, y_pred, name=name)
     if a.size == 0:
-        return undefined(f"{name}: no item scored by both")
+        return undefined(f"{name}: no item scored by both", depth=2)
     return float(error(a, b))
 
 

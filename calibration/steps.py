@@ -127,7 +127,7 @@ def _binary_macro_f1(t: np.ndarray, p: np.ndarray, what: str) -> float:
     present = set(np.unique(t).tolist())
     if present != {0, 1}:
         return undefined(f"{what}: y_true holds only class {sorted(present)}; "
-                         "the F1 of the absent class is undefined")
+                         "the F1 of the absent class is undefined", depth=2)
     return float(f1_score(t, p, labels=[0, 1], average="macro"))
 
 

@@ -18,9 +18,13 @@ class UndefinedMetricWarning(UserWarning):
     """A metric is undefined for this input; the value returned is NaN."""
 
 
-def undefined(reason: str) -> float:
-    """Warn with ``reason`` and return NaN (the value of an undefined metric)."""
-    warnings.warn(reason, UndefinedMetricWarning, stacklevel=3)
+def undefined(reason: str, *, depth: int = 1) -> float:
+    """Warn with ``reason`` and return NaN (the value of an undefined metric).
+
+    The warning points at the caller of the public metric: ``depth`` is how many frames
+    below it ``undefined`` is called from (1 = from the metric itself, 2 = from its helper).
+    """
+    warnings.warn(reason, UndefinedMetricWarning, stacklevel=2 + depth)
     return math.nan
 
 
