@@ -78,7 +78,8 @@ def parse_duration(text: str, start: int, end: int, *, tight: bool = False) -> P
         if um is None:
             break
         seconds = _unit_seconds(um.group("u"))
-        # A lone "m"/"s"/"h" after a number is a unit only in compact forms such as 1h30m.
+        # A lone "m"/"s"/"h" is read as minutes/seconds/hours after any number ("5 m" is 300 s):
+        # the answer type already says the value is a duration.
         total += num_value * seconds
         last = um.end()
         parts += 1
