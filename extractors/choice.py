@@ -70,14 +70,16 @@ _THEN = r"(?:and\s+)?then\b|followed\s+by\b|and\s+finally\b|finally\b|and\b"
 # Between two items of a sequence: "B → D", "B->D", "B > D", "B-D", "B, D", "B, then D",
 # "C and A" (the last item), "B 然后 D". Tried in this order, so "-->" is one arrow.
 _SEQ_SEP = re.compile(
-    r"\s*(?:[,，、;；]\s*)?(?:" + _ARROW + "|" + _THEN + r"|然后|接着|再到|再|最后|到)\s*|\s*(?:" + _ARROW + r"|[-–—]|[,，、;；]|\s)\s*",
+    r"\s*(?:[,，、;；]\s*)?(?:" + _ARROW + "|" + _THEN + r"|然后|接着|再到|再|最后|到)\s*"
+    r"|\s*(?:" + _ARROW + r"|[-–—]|[,，、;；]|\s)\s*",
     re.IGNORECASE,
 )
 _SET_SEP = re.compile(r"\s*(?:,|，|、|;|&|\+|/|\band\b|和|与|及|以及|\s)\s*(?:and\s+)?", re.IGNORECASE)
 _RUN = re.compile(r"[A-Z]{2,}(?![A-Za-z])")
 # Between two option texts of a set or a sequence.
 _ITEM_SEP = re.compile(
-    r"\s*(?:[,，、;；]\s*)?(?:" + _ARROW + "|" + _THEN + r"|以及|然后|接着|再到|和|与|及)\s*|\s*(?:" + _ARROW + r"|[,，、;；])\s*",
+    r"\s*(?:[,，、;；]\s*)?(?:" + _ARROW + "|" + _THEN + r"|以及|然后|接着|再到|和|与|及)\s*"
+    r"|\s*(?:" + _ARROW + r"|[,，、;；])\s*",
     re.IGNORECASE,
 )
 _ITEM_ARTICLE = re.compile(r"(?:the\s+)?", re.IGNORECASE)
