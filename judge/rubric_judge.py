@@ -21,9 +21,8 @@ import asyncio
 import statistics
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from typing import Any
 
-from judge.coverage import REFERENCE_COVERAGE
 from judge.errors import located
 from judge.items import PredictedItem
 from judge.judging_prompt import build_messages, prompt_version
@@ -32,7 +31,6 @@ from judge.llm.types import CallResult, CallSpec, StructuredLLM
 from judge.segment import segment_steps
 from rubrics import Rubric
 
-JudgeKind = Literal["llm", "reference-coverage"]
 #: A CallResult with one of these error kinds was never really attempted: write no row,
 #: so a rerun (with a larger budget, without --dry-run) judges the item.
 NOT_ATTEMPTED = ("budget", "dry_run")
@@ -55,18 +53,35 @@ def check_items(items: Sequence[PredictedItem], rubric: Rubric) -> None:
                           "use --rubric first-error, which needs none")
 
 
-def _base_row(pi: PredictedItem, rubric: Rubric, *, judge: str, kind: JudgeKind, version: str,
-              sampling: dict[str, Any]) -> dict[str, Any]:
+def judge_setup(rubric: Rubric, *, judge: str, samples: int = 1, temperature: float | None = None,
+                aggregate: Aggregate = "mean", logprobs: bool = False) -> dict[str, Any]:
+    """Return the setup every LLM-judged row records: judge, rubric, versions, sampling.
+
+    The temperature is ``DEFAULT_SAMPLE_TEMPERATURE`` for k > 1 samples and 0 for one,
+    unless given. A results file holds rows of one setup only.
+    """
+    temp = temperature if temperature is not None else (DEFAULT_SAMPLE_TEMPERATURE if samples > 1 else 0.0)
+    return {
+        "judge": judge,
+        "rubric": rubric.name,
+        "rubric_version": rubric.version,
+        "prompt_version": prompt_version(rubric, verdict_model(rubric).model_json_schema()),
+        "sampling": {"samples": samples, "temperature": temp, "aggregate": aggregate,
+                     "top_logprobs": DEFAULT_TOP_LOGPROBS if logprobs else None},
+    }
+
+
+def _base_row(pi: PredictedItem, setup: dict[str, Any]) -> dict[str, Any]:
     return {
         "id": pi.item.id,
         "ability": pi.item.ability,
         "task": pi.item.task,
-        "judge": judge,
-        "judge_kind": kind,
-        "rubric": rubric.name,
-        "rubric_version": rubric.version,
-        "prompt_version": version,
-        "sampling": sampling,
+        "judge": setup["judge"],
+        "judge_kind": "llm",
+        "rubric": setup["rubric"],
+        "rubric_version": setup["rubric_version"],
+        "prompt_version": setup["prompt_version"],
+        "sampling": setup["sampling"],
         "scores": None,
         "score": None,
         "expected_scores": None,
@@ -135,7 +150,7 @@ async def ajudge_items(
     items: Sequence[PredictedItem],
     rubric: Rubric,
     *,
-    llm: StructuredLLM | None,
+    llm: StructuredLLM | None = None,
     judge_name: str | None = None,
     samples: int = 1,
     temperature: float | None = None,
@@ -146,10 +161,15 @@ async def ajudge_items(
     on_row: RowCallback | None = None,
     progress: bool = False,
 ) -> list[dict[str, Any]]:
-    """Judge every item; return the rows in input order (items not attempted are left out).
+    """Judge the reasoning of every item against ``rubric``; return the rows in input order.
 
-    ``on_row`` is called with each row as soon as it is final (for an append-only
-    results log). See ``judge_items`` for the options.
+    ``llm=None`` uses the deterministic reference-coverage scorer (labelled as such).
+    ``samples=k`` asks k verdicts (temperature ``DEFAULT_SAMPLE_TEMPERATURE`` unless
+    given; 0 for one sample), aggregated by ``aggregate`` with their spread reported.
+    ``logprobs=True`` asks the top alternatives of every token and adds logprob-weighted
+    expected scores when the provider returns them. Items whose call was stopped by a
+    budget or a dry run get no row (a rerun continues them). ``on_row`` is called with
+    each row as soon as it is final (for an append-only results log).
     """
     if llm is None:
         from judge.coverage import coverage_rows
@@ -163,11 +183,11 @@ async def ajudge_items(
         raise ValueError("samples must be >= 1")
     check_items(items, rubric)
     model = verdict_model(rubric)
-    version = prompt_version(rubric, model.model_json_schema())
-    temp = temperature if temperature is not None else (DEFAULT_SAMPLE_TEMPERATURE if samples > 1 else 0.0)
-    top = DEFAULT_TOP_LOGPROBS if logprobs else None
     name = judge_name or getattr(getattr(llm, "settings", None), "model", None) or "unknown-model"
-    sampling = {"samples": samples, "temperature": temp, "aggregate": aggregate, "top_logprobs": top}
+    setup = judge_setup(rubric, judge=name, samples=samples, temperature=temperature, aggregate=aggregate,
+                        logprobs=logprobs)
+    version, temp = setup["prompt_version"], setup["sampling"]["temperature"]
+    top = setup["sampling"]["top_logprobs"]
     sem = asyncio.Semaphore(concurrency)
     bar = None
     if progress:
@@ -176,7 +196,7 @@ async def ajudge_items(
         bar = tqdm(total=len(items), desc="judge", unit="item", file=sys.stderr)
 
     async def one(pi: PredictedItem) -> dict[str, Any] | None:
-        row = _base_row(pi, rubric, judge=name, kind="llm", version=version, sampling=sampling)
+        row = _base_row(pi, setup)
         response = segment_steps(pi.response)
         row["n_steps"] = len(response)
         if not response.steps:
@@ -203,7 +223,7 @@ async def ajudge_items(
         try:
             row = await one(pi)
         except Exception as e:  # a bug or an unexpected client failure: record it, go on
-            row = _base_row(pi, rubric, judge=name, kind="llm", version=version, sampling=sampling)
+            row = _base_row(pi, setup)
             row["error"] = f"judge failed: {type(e).__name__}: {e}"
         if row is not None and on_row:
             on_row(row)
@@ -219,40 +239,16 @@ async def ajudge_items(
     return [r for r in rows if r is not None]
 
 
-def judge_items(
-    items: Sequence[PredictedItem],
-    rubric: Rubric,
-    *,
-    llm: StructuredLLM | None = None,
-    judge_name: str | None = None,
-    samples: int = 1,
-    temperature: float | None = None,
-    aggregate: Aggregate = "mean",
-    logprobs: bool = False,
-    max_tokens: int | None = None,
-    concurrency: int = 16,
-    on_row: RowCallback | None = None,
-    progress: bool = False,
-) -> list[dict[str, Any]]:
-    """Judge the reasoning of every item against ``rubric``; return one row per item.
+def judge_items(items: Sequence[PredictedItem], rubric: Rubric, **options: Any) -> list[dict[str, Any]]:
+    """Run ``ajudge_items`` (same options) to completion; return one row per item.
 
-    ``llm=None`` uses the deterministic reference-coverage scorer (labelled as such).
-    ``samples=k`` asks k verdicts (temperature ``DEFAULT_SAMPLE_TEMPERATURE`` unless
-    given; 0 for one sample), aggregated by ``aggregate`` with their spread reported.
-    ``logprobs=True`` asks the top alternatives of every token and adds logprob-weighted
-    expected scores when the provider returns them. Items whose call was stopped by a
-    budget or a dry run get no row (a rerun continues them).
+    The client's HTTP session belongs to this call's event loop and is released at the end.
     """
     async def main() -> list[dict[str, Any]]:
         try:
-            return await ajudge_items(
-                items, rubric, llm=llm, judge_name=judge_name, samples=samples, temperature=temperature,
-                aggregate=aggregate, logprobs=logprobs, max_tokens=max_tokens, concurrency=concurrency,
-                on_row=on_row, progress=progress,
-            )
+            return await ajudge_items(items, rubric, **options)
         finally:
-            # The client's HTTP session belongs to this event loop: release it here.
-            aclose = getattr(llm, "aclose", None)
+            aclose = getattr(options.get("llm"), "aclose", None)
             if aclose is not None:
                 await aclose()
 

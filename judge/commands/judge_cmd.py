@@ -25,8 +25,6 @@ from judge.commands._common import existing_file
 
 RESULTS = "judgments.jsonl"
 SUMMARY = "judge_summary.json"
-#: Row fields that must agree between a results file and a rerun that appends to it.
-SETUP_FIELDS = ("judge", "rubric", "rubric_version", "prompt_version", "sampling")
 
 
 def add_judge_arguments(p: argparse.ArgumentParser) -> None:
@@ -82,7 +80,6 @@ def check_judge_options(args: argparse.Namespace, *, has_model: bool) -> None:
 
 def judge_into(items, out_dir: Path, args: argparse.Namespace, *, source: str) -> dict | None:
     """Judge ``items`` into ``out_dir`` (append-only, resumable); return the summary (None if no row yet)."""
-    from judge.errors import ConfigError
     from judge.io import ResultsLog, write_json_atomic
     from judge.judging_summary import summarise_judgments
     from judge.llm.options import settings_from_args
@@ -131,23 +128,17 @@ def judge_into(items, out_dir: Path, args: argparse.Namespace, *, source: str) -
 
 def _check_same_setup(log, items, rubric, args, client) -> None:
     """A results file holds one judge setup: refuse to append rows of another one."""
+    from judge.coverage import REFERENCE_COVERAGE
     from judge.errors import ConfigError
-    from judge.judging_prompt import prompt_version
-    from judge.judging_verdict import verdict_model
-    from judge.rubric_judge import DEFAULT_SAMPLE_TEMPERATURE, DEFAULT_TOP_LOGPROBS, REFERENCE_COVERAGE
+    from judge.rubric_judge import judge_setup
 
     if not log.rows:
         return
     if client is None:
         want = {"judge": REFERENCE_COVERAGE, "rubric": REFERENCE_COVERAGE}
     else:
-        temp = args.temperature if args.temperature is not None else (DEFAULT_SAMPLE_TEMPERATURE if args.samples > 1 else 0.0)
-        want = {
-            "judge": client.settings.model, "rubric": rubric.name, "rubric_version": rubric.version,
-            "prompt_version": prompt_version(rubric, verdict_model(rubric).model_json_schema()),
-            "sampling": {"samples": args.samples, "temperature": temp, "aggregate": args.aggregate,
-                         "top_logprobs": DEFAULT_TOP_LOGPROBS if args.logprobs else None},
-        }
+        want = judge_setup(rubric, judge=client.settings.model, samples=args.samples, temperature=args.temperature,
+                           aggregate=args.aggregate, logprobs=args.logprobs)
     old = next(iter(log.rows.values()))
     diff = [k for k, v in want.items() if old.get(k) != v]
     if diff:
