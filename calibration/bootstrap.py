@@ -41,11 +41,19 @@ def weights_from_draws(draws: np.ndarray, n_groups: int) -> np.ndarray:
     return np.bincount(flat.ravel(), minlength=b * n_groups).reshape(b, n_groups).astype(np.int32)
 
 
+def _group_slices(groups: np.ndarray, n_groups: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``(order, starts)``: group ``g``'s items are ``order[starts[g]:starts[g + 1]]``."""
+    order = np.argsort(groups, kind="stable")
+    return order, np.searchsorted(groups[order], np.arange(n_groups + 1))
+
+
+def _gather(draw: np.ndarray, order: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    return np.concatenate([order[starts[g]:starts[g + 1]] for g in draw])
+
+
 def resample_index(draw: np.ndarray, groups: np.ndarray, n_groups: int) -> np.ndarray:
     """Item indices of one resample: all items of each drawn group, duplicates kept."""
-    order = np.argsort(groups, kind="stable")
-    starts = np.searchsorted(groups[order], np.arange(n_groups + 1))
-    return np.concatenate([order[starts[g]:starts[g + 1]] for g in draw])
+    return _gather(draw, *_group_slices(groups, n_groups))
 
 
 def naive_bootstrap(fn: Callable[..., float], arrays: Sequence[np.ndarray], groups: np.ndarray,
@@ -57,9 +65,10 @@ def naive_bootstrap(fn: Callable[..., float], arrays: Sequence[np.ndarray], grou
     """
     if n_groups is None:
         n_groups = int(groups.max()) + 1
+    order, starts = _group_slices(groups, n_groups)  # once, not per resample
     out = np.empty(draws.shape[0])
     for b, draw in enumerate(draws):
-        idx = resample_index(draw, groups, n_groups)
+        idx = _gather(draw, order, starts)
         out[b] = fn(*[a[idx] for a in arrays])
     return out
 
