@@ -523,11 +523,11 @@ def render_report(report: Mapping[str, Any]) -> str:
     """Format the report as plain-text tables, one per judge and section."""
     lines = []
     s = report["settings"]
+    pct = int(round(s["confidence"] * 100))  # int(0.57 * 100) would be 56
     lines.append(f"{report['n_items']} items, {report['n_groups']} groups"
                  f"{' (' + s['group_by'] + ')' if s['group_by'] else ''}, humans: {', '.join(report['humans'])}; "
                  f"{s['n_resamples']} grouped bootstrap resamples, seed {s['seed']}, "
-                 f"{int(s['confidence'] * 100)}% intervals; alt-test epsilon {s['epsilon']}")
-    pct = int(round(s["confidence"] * 100))
+                 f"{pct}% intervals; alt-test epsilon {s['epsilon']}")
     for sec in report["sections"]:
         for judge, jr in sec["judges"].items():
             lines.append("")
