@@ -22,6 +22,19 @@ def existing_file(value: str) -> Path:
     return p
 
 
+def add_predictions_arguments(p: argparse.ArgumentParser, *, input_help: str, outputs: str) -> None:
+    """The PREDICTIONS / --benchmark / -o DIR arguments of ``grade`` and ``judge``."""
+    p.add_argument("predictions", type=existing_file, metavar="PREDICTIONS", help=input_help)
+    p.add_argument("--benchmark", required=True, choices=("ocr-reasoning", "map", "generic"))
+    p.add_argument("-o", "--output-dir", metavar="DIR", type=Path, default=None,
+                   help=f"where {outputs} go (default: runs/<file stem>)")
+
+
+def output_dir(args: argparse.Namespace) -> Path:
+    """The folder ``grade`` and ``judge`` write to: ``-o DIR``, else ``runs/<PREDICTIONS stem>``."""
+    return args.output_dir or Path("runs") / args.predictions.stem
+
+
 def add_rows_arguments(p: argparse.ArgumentParser) -> None:
     """The input / output / --model arguments of ``extract`` and ``score``."""
     from judge.llm.options import add_llm_arguments

@@ -13,20 +13,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from judge.commands._common import existing_file
+from judge.commands._common import add_predictions_arguments, output_dir
 
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("grade", help="extract, score and summarise a benchmark prediction file",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("predictions", type=existing_file, metavar="PREDICTIONS",
-                   help=".jsonl, .tsv or .xlsx (VLMEvalKit prediction files for ocr-reasoning)")
-    p.add_argument("--benchmark", required=True, choices=("ocr-reasoning", "map", "generic"))
+    add_predictions_arguments(p, input_help=".jsonl, .tsv or .xlsx (VLMEvalKit prediction files for ocr-reasoning)",
+                              outputs="results.jsonl and summary.json")
     p.add_argument("--mode", choices=("strict", "official"), default="strict")
-    p.add_argument("-o", "--output-dir", metavar="DIR", type=Path, default=None,
-                   help="where results.jsonl and summary.json go (default: runs/<file stem>)")
     # --judge: grade the reasoning in the same pass (options as in `reasonjudge judge`).
     from judge.commands.judge_cmd import add_judge_arguments
     from judge.llm.options import add_llm_arguments
@@ -67,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from judge.loaders import load_predicted_items
 
     items = load_predicted_items(args.predictions, args.benchmark)
-    out_dir = args.output_dir or Path("runs") / args.predictions.stem
+    out_dir = output_dir(args)
     # --model serves both the extraction fallback (rows the rules found no answer in)
     # and, with --judge, the reasoning judge; both share DIR/llm_cache.sqlite.
     settings = settings_from_args(args, default_cache=out_dir / "llm_cache.sqlite")

@@ -21,7 +21,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from judge.commands._common import existing_file
+from judge.commands._common import add_predictions_arguments, output_dir
 
 RESULTS = "judgments.jsonl"
 SUMMARY = "judge_summary.json"
@@ -50,11 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("judge", help="grade the reasoning of responses against a rubric",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("predictions", type=existing_file, metavar="PREDICTIONS",
-                   help=".jsonl, .tsv or .xlsx with responses (and reference reasoning)")
-    p.add_argument("--benchmark", required=True, choices=("ocr-reasoning", "map", "generic"))
-    p.add_argument("-o", "--output-dir", metavar="DIR", type=Path, default=None,
-                   help=f"where {RESULTS} and {SUMMARY} go (default: runs/<file stem>)")
+    add_predictions_arguments(p, input_help=".jsonl, .tsv or .xlsx with responses (and reference reasoning)",
+                              outputs=f"{RESULTS} and {SUMMARY}")
     add_judge_arguments(p)
     add_llm_arguments(p)
     p.set_defaults(func=run)
@@ -152,7 +149,7 @@ def run(args: argparse.Namespace) -> int:
     from judge.loaders import load_predicted_items
 
     items = load_predicted_items(args.predictions, args.benchmark)
-    out_dir = args.output_dir or Path("runs") / args.predictions.stem
+    out_dir = output_dir(args)
     summary = judge_into(items, out_dir, args, source=str(args.predictions))
     if summary is None:
         print(f"no item judged yet (dry run or budget): nothing written to {out_dir}", file=sys.stderr)
