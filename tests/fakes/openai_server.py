@@ -25,7 +25,7 @@ message content) or a ``dict`` of ``Reply`` fields. Faults::
     Reply.rate_limited(retry_after=1)       # 429 with Retry-After (seconds)
     Reply.rate_limited(retry_after_ms=150)  # 429 with retry-after-ms (OpenAI's header)
     Reply.server_error()                     # 500
-    Reply.hang()                             # never answers (the client must time out)
+    Reply.hung()                             # never answers (the client must time out)
     Reply(content='{"answer": "B", "evi')    # truncated JSON content
     Reply(content="...", finish_reason="length")
     Reply(raw_body='{"id": "x", "choi')      # a torn HTTP body
@@ -178,7 +178,7 @@ class FakeOpenAIServer:
     ) -> None:
         self.latency = latency
         self.script = script
-        self.default = _as_reply(default)
+        self.default = default  # the setter turns a str or dict into a Reply
         self.tools = tools
         self.record = record
         self.hang_s = hang_s
@@ -200,15 +200,6 @@ class FakeOpenAIServer:
         """Answer the next requests with these replies, in order, before the script."""
         with self._lock:
             self._queue.extend(_as_reply(r) for r in replies)
-
-    def reset(self) -> None:
-        """Forget recorded requests, queued replies and the script."""
-        with self._lock:
-            self.requests.clear()
-            self._queue.clear()
-            self._count = 0
-            self.max_in_flight = 0
-        self.script = None
 
     @property
     def default(self) -> Reply:
