@@ -57,6 +57,11 @@ def add_input_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--judge-rater", action="append", metavar="NAME",
                    help="only these judges of the judge file(s) (repeatable)")
     p.add_argument("--human-rater", action="append", metavar="NAME", help="only these humans (repeatable)")
+    add_layout_options(p)
+
+
+def add_layout_options(p: argparse.ArgumentParser) -> None:
+    """Add the options that name the parts of an alttest item id and the fields of a long-format row."""
     p.add_argument("--id-fields", type=_fields, default=(), metavar="A,B,...",
                    help="alttest: names of the parts of each item id, e.g. doc,system,dimension")
     p.add_argument("--id-sep", default="__", help="alttest: separator of the item id parts (default: __)")

@@ -26,7 +26,7 @@ import sys
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    from judge.commands.agree import _fields, add_input_options
+    from judge.commands.agree import add_input_options, add_layout_options
 
     p = sub.add_parser("calibrate", help="fit / apply a calibration map from judge scores to the human scale",
                        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -50,12 +50,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     app.add_argument("--judge-rater", action="append", metavar="NAME", help="only these raters (repeatable)")
     app.add_argument("--as-judge", metavar="NAME",
                      help="apply this judge's map to every rater (default: each rater's own map)")
-    app.add_argument("--id-fields", type=_fields, default=(), metavar="A,B,...",
-                     help="alttest: names of the parts of each item id")
-    app.add_argument("--id-sep", default="__")
-    app.add_argument("--item-field", default="item")
-    app.add_argument("--rater-field", default="rater")
-    app.add_argument("--score-field", default="score")
+    add_layout_options(app)
     app.add_argument("-o", "--output", required=True, metavar="OUT.jsonl")
     app.set_defaults(func=run_apply)
 
