@@ -23,6 +23,7 @@ none.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -35,6 +36,7 @@ _MARKED = re.compile(
 )
 _NUMBERED = re.compile(r"^[ \t>]*(?:\*\*)?(?:(\d{1,3})[.)](?!\d)|\((\d{1,3})\))[ \t]*(?=\S)", re.MULTILINE)
 _PARAGRAPH = re.compile(r"\n[ \t]*\n\s*")
+_LINE = re.compile(r"\n\s*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])\s*(?=\S)")
 
 
@@ -104,31 +106,29 @@ def segment_steps(text: str | None) -> Segmentation:
     ['step1: read 6.25.', 'step2: add 6.99.']
     """
     text = text or ""
-    if not text.strip():
+    stripped = text.strip()
+    if not stripped:
         return Segmentation(steps=[], method="empty")
-    candidates: list[tuple[SegmentMethod, list[int]]] = [
-        ("marked", _marked_starts(text)),
-        ("numbered", _sequential_starts(_NUMBERED, text)),
-        ("paragraphs", _split_starts(_PARAGRAPH, text)),
-        ("lines", _split_starts(re.compile(r"\n\s*"), text.strip())),
-        ("sentences", _split_starts(_SENTENCE_END, text.strip())),
-    ]
-    marks = candidates[0][1]
+    marks = _marked_starts(text)
     if len(marks) == 1 and not text[: marks[0]].strip():
         # One annotated step ("step1: ... The final answer is: 20") is one step, not lines.
         return Segmentation(steps=_from_starts(text, marks), method="marked")
-    for method, starts in candidates:
-        src = text.strip() if method in ("lines", "sentences") else text
-        if method in ("lines", "sentences"):
-            offset = text.index(src)
-        else:
-            offset = 0
-        if len(starts) >= 2:
-            steps = _from_starts(src, starts)
-            if len(steps) >= 2:
-                if offset:
-                    steps = [s.model_copy(update={"start": s.start + offset, "end": s.end + offset}) for s in steps]
-                return Segmentation(steps=steps, method=method)
-    stripped = text.strip()
-    start = text.index(stripped)
-    return Segmentation(steps=[Step(number=1, text=stripped, start=start, end=start + len(stripped))], method="single")
+    offset = len(text) - len(text.lstrip())
+    # Each strategy's split points are computed only when the ones before it found no steps.
+    strategies: tuple[tuple[SegmentMethod, str, Callable[[], list[int]]], ...] = (
+        ("marked", text, lambda: marks),
+        ("numbered", text, lambda: _sequential_starts(_NUMBERED, text)),
+        ("paragraphs", text, lambda: _split_starts(_PARAGRAPH, text)),
+        ("lines", stripped, lambda: _split_starts(_LINE, stripped)),
+        ("sentences", stripped, lambda: _split_starts(_SENTENCE_END, stripped)),
+    )
+    for method, src, split_points in strategies:
+        starts = split_points()
+        if len(starts) < 2:
+            continue
+        steps = _from_starts(src, starts)
+        if len(steps) >= 2:
+            if src is stripped and offset:
+                steps = [s.model_copy(update={"start": s.start + offset, "end": s.end + offset}) for s in steps]
+            return Segmentation(steps=steps, method=method)
+    return Segmentation(steps=[Step(number=1, text=stripped, start=offset, end=offset + len(stripped))], method="single")
