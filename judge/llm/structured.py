@@ -47,6 +47,12 @@ def schema_json(model: type[BaseModel]) -> str:
 
 
 @lru_cache(maxsize=256)
+def _schema(model: type[BaseModel]) -> dict[str, Any]:
+    # Parsed once per model, not per request; requests only serialise it, never change it.
+    return json.loads(schema_json(model))
+
+
+@lru_cache(maxsize=256)
 def _instruction(model: type[BaseModel], fenced: bool) -> str:
     schema = json.dumps(model.model_json_schema(), indent=2, ensure_ascii=False)
     where = "in a ```json code block" if fenced else "as a single JSON object and nothing else"
@@ -75,10 +81,10 @@ def request_fields(mode: ConcreteMode, model: type[BaseModel], messages: list[di
         return _with_system(messages, _instruction(model, True)), {}
     if mode == "json_schema":
         fmt = {"type": "json_schema",
-               "json_schema": {"name": model.__name__, "schema": json.loads(schema_json(model))}}
+               "json_schema": {"name": model.__name__, "schema": _schema(model)}}
         return messages, {"response_format": fmt}
     fn = {"name": model.__name__, "description": (model.__doc__ or model.__name__).strip(),
-          "parameters": json.loads(schema_json(model))}
+          "parameters": _schema(model)}
     return messages, {"tools": [{"type": "function", "function": fn}],
                       "tool_choice": {"type": "function", "function": {"name": model.__name__}}}
 
