@@ -6,7 +6,8 @@ bounded concurrency and a progress bar, results in input order. Failures never r
 they come back as ``CallResult(error=..., error_kind=...)``.
 
 One call, in order: the disk cache (a hit is re-validated with the current model and
-context, and costs nothing); the dry-run and budget guards (no row for those); then
+context, and costs nothing; a request identical to one in flight waits for that one and
+reads its reply from the cache); the dry-run and budget guards (no row for those); then
 the backend, which owns transport retries and re-asks (``judge.llm.openai_http`` for
 OpenAI-compatible servers, ``judge.llm.via_litellm`` for everything else); then the
 cache write, committed before the result is returned, so a killed run never repeats a
