@@ -26,6 +26,7 @@ from typing import Any, Literal
 
 from pydantic import ValidationError
 
+from extractors import normalise_gold
 from extractors.types import ANSWER_TYPES
 from judge.errors import InputError
 from judge.io import read_records
@@ -80,6 +81,17 @@ class _Record:
     def where(self) -> str:
         return f"{self.path}:{self.line}"
 
+    def choices(self, raw: Any) -> list[str] | None:
+        """Parse a ``choices`` value of this record (None when empty)."""
+        try:
+            return parse_choices(raw)
+        except ValueError as e:
+            raise self.error("choices", str(e)) from e
+
+    def extra(self, known: set[str]) -> dict[str, Any]:
+        """The record's other non-blank fields, kept on the item so that nothing is lost."""
+        return {k: v for k, v in self.data.items() if k not in known and not _blank(v)}
+
 
 def _letters(raw: Any) -> list[str]:
     """Split a gold letter list: ["A","C"], "A,C", "[B,D,C]", "A C", "ACD"."""
@@ -95,19 +107,14 @@ def _letters(raw: Any) -> list[str]:
     return letters
 
 
-def _check_gold(rec: _Record, item_kwargs: dict[str, Any]) -> None:
-    from extractors import normalise_gold  # the extraction engine, imported on first load
-
-    gold = item_kwargs.get("gold")
-    if gold is None:
-        return
-    try:
-        normalise_gold(gold, item_kwargs["answer_type"], choices=item_kwargs.get("choices"))
-    except ValueError as e:
-        raise rec.error("answer" if "answer" in rec.data else "gold", f"cannot normalise gold answer: {e}") from e
-
-
 def _build(rec: _Record, kwargs: dict[str, Any]) -> BenchmarkItem:
+    """Check that the gold answer normalises, then validate the item."""
+    gold = kwargs.get("gold")
+    if gold is not None:
+        try:
+            normalise_gold(gold, kwargs["answer_type"], choices=kwargs.get("choices"))
+        except ValueError as e:
+            raise rec.error("answer" if "answer" in rec.data else "gold", f"cannot normalise gold answer: {e}") from e
     try:
         return BenchmarkItem(source=rec.where, **kwargs)
     except ValidationError as e:
@@ -121,10 +128,7 @@ def _ocr_item(rec: _Record) -> BenchmarkItem:
     qtype = _text(rec.get("question_type")) or "free_form"
     if qtype not in ("multi_choice", "free_form"):
         raise rec.error("question_type", f"must be multi_choice or free_form, got {qtype!r}")
-    try:
-        choices = parse_choices(rec.get("choices"))
-    except ValueError as e:
-        raise rec.error("choices", str(e)) from e
+    choices = rec.choices(rec.get("choices"))
     fmt = _text(rec.get("format"))
     answer = _text(rec.get("answer"))
     if qtype == "multi_choice":
@@ -147,17 +151,16 @@ def _ocr_item(rec: _Record) -> BenchmarkItem:
         answer_type=answer_type, question_type=qtype, format_hint=fmt,
         reference=_text(rec.get("reasoning")), ability=ability, task=task,
         language=_text(rec.get("language")), image=_text(rec.get("image_path")),
-        extra={**{k: v for k, v in rec.data.items() if k not in _OCR_FIELDS and k != "image" and not _blank(v)},
+        extra={**rec.extra(_OCR_FIELDS),
                # the checker of the official evaluation branches on this column; keep it for --mode official
                **({"native_answer_type": native_type} if native_type in ("integer", "float", "other") else {})},
     )
-    _check_gold(rec, kwargs)
     return _build(rec, kwargs)
 
 
 _OCR_FIELDS = {"index", "id", "question", "answer", "answer_option", "choices", "question_type",
                "answer_type", "task", "reasoning", "language", "format", "prediction", "response",
-               "ability", "image_path"}
+               "ability", "image_path", "image"}
 
 
 def _map_item(rec: _Record) -> BenchmarkItem:
@@ -166,10 +169,7 @@ def _map_item(rec: _Record) -> BenchmarkItem:
     answer_type = _MAP_QTYPES.get(raw_type)
     if answer_type is None:
         raise rec.error("question_type", f"must be single_choice, multiple_choice or ordering, got {raw_type!r}")
-    try:
-        choices = parse_choices(rec.require("choices"))
-    except ValueError as e:
-        raise rec.error("choices", str(e)) from e
+    choices = rec.choices(rec.require("choices"))
     if not choices:
         raise rec.error("choices", "required: map questions are answered with option letters")
     raw_gold = rec.require("answer", "gold")
@@ -203,9 +203,8 @@ def _map_item(rec: _Record) -> BenchmarkItem:
         id=item_id, question=str(rec.require("question")), choices=choices, gold=gold,
         answer_type=answer_type, question_type="multi_choice", level=level, category=category,
         language=_text(rec.get("language")), image=image,
-        extra={k: v for k, v in rec.data.items() if k not in _MAP_FIELDS and not _blank(v)},
+        extra=rec.extra(_MAP_FIELDS),
     )
-    _check_gold(rec, kwargs)
     return _build(rec, kwargs)
 
 
@@ -218,10 +217,7 @@ def _generic_item(rec: _Record) -> BenchmarkItem:
     answer_type = _text(rec.get("answer_type")) or "text"
     if answer_type not in ANSWER_TYPES:
         raise rec.error("answer_type", f"must be one of {', '.join(ANSWER_TYPES)}, got {answer_type!r}")
-    try:
-        choices = parse_choices(rec.get("choices"))
-    except ValueError as e:
-        raise rec.error("choices", str(e)) from e
+    choices = rec.choices(rec.get("choices"))
     if answer_type in ("choice", "multi_choice", "ordering") and not choices:
         raise rec.error("choices", f"required for answer_type {answer_type}")
     raw_gold = rec.get("gold", "answer")
@@ -246,9 +242,8 @@ def _generic_item(rec: _Record) -> BenchmarkItem:
         ability=_text(rec.get("ability")), task=_text(rec.get("task")),
         level=level.upper() if level else None, category=_text(rec.get("category")),
         language=_text(rec.get("language")), image=_text(rec.get("image")),
-        extra={k: v for k, v in rec.data.items() if k not in _GENERIC_FIELDS and not _blank(v)},
+        extra=rec.extra(_GENERIC_FIELDS),
     )
-    _check_gold(rec, kwargs)
     return _build(rec, kwargs)
 
 
