@@ -23,7 +23,7 @@ described once per budget however many questions it has.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -87,11 +87,7 @@ def read_full_results(path: str | Path, items: Sequence[BenchmarkItem]) -> list[
     """
     by_id = {it.id: it for it in items}
     rows: dict[str, dict[str, Any]] = {}
-    for line, row in read_jsonl(path):
-        _check_result_row(row, path=str(path), line=line)
-        if row.get("mode") not in (None, "full"):
-            raise InputError(f"expected standard-run rows (mode 'full'), got {row['mode']!r}",
-                             path=str(path), line=line, field="mode")
+    for line, row in _result_rows(path, mode="full"):
         item = by_id.get(str(row["id"]))
         if item is None:
             continue
@@ -105,15 +101,26 @@ def read_full_results(path: str | Path, items: Sequence[BenchmarkItem]) -> list[
     return [rows[it.id] for it in items if it.id in rows]
 
 
-def _check_result_row(row: dict[str, Any], *, path: str, line: int) -> None:
-    if "id" not in row or row["id"] in (None, ""):
-        raise InputError("required", path=path, line=line, field="id")
-    if row.get("error"):
-        return
-    if "correct" not in row:
-        raise InputError("required (true, false or null)", path=path, line=line, field="correct")
-    if row["correct"] not in (True, False, None):
-        raise InputError(f"must be true, false or null, got {row['correct']!r}", path=path, line=line, field="correct")
+_ROWS_OF = {"full": "standard-run rows (mode 'full')", "text": "text-only rows (mode 'text')",
+            "blind": "blind-control rows (mode 'blind')"}
+
+
+def _result_rows(path: str | Path, *, mode: str) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Yield ``(line, row)`` of a results file, each row checked: ``id``, ``correct`` (unless ``error``), ``mode``."""
+    where = str(path)
+    for line, row in read_jsonl(path):
+        if "id" not in row or row["id"] in (None, ""):
+            raise InputError("required", path=where, line=line, field="id")
+        if not row.get("error"):
+            if "correct" not in row:
+                raise InputError("required (true, false or null)", path=where, line=line, field="correct")
+            if row["correct"] not in (True, False, None):
+                raise InputError(f"must be true, false or null, got {row['correct']!r}", path=where, line=line,
+                                 field="correct")
+        if row.get("mode") not in (None, mode):
+            raise InputError(f"expected {_ROWS_OF[mode]}, got mode {row['mode']!r}", path=where, line=line,
+                             field="mode")
+        yield line, row
 
 
 class VDIOutcome:
@@ -252,11 +259,7 @@ def read_text_results(paths: Sequence[str | Path]) -> dict[int, list[dict[str, A
     """Read text-only result files (``map run``/``map vdi`` rows) grouped by their ``budget``."""
     by_budget: dict[int, dict[str, dict[str, Any]]] = {}
     for path in paths:
-        for line, row in read_jsonl(path):
-            _check_result_row(row, path=str(path), line=line)
-            if row.get("mode") not in (None, "text"):
-                raise InputError(f"expected text-only rows (mode 'text'), got {row['mode']!r}",
-                                 path=str(path), line=line, field="mode")
+        for line, row in _result_rows(path, mode="text"):
             k = row.get("budget")
             if not isinstance(k, int) or isinstance(k, bool) or k < 1:
                 raise InputError(f"must be a positive integer (the description budget k), got {k!r}",
@@ -275,10 +278,7 @@ def read_rows(path: str | Path, *, mode: str) -> list[dict[str, Any]]:
     """Read a full or blind results file, checking each row's ``id``, ``correct`` and ``mode``."""
     rows: list[dict[str, Any]] = []
     seen: set[str] = set()
-    for line, row in read_jsonl(path):
-        _check_result_row(row, path=str(path), line=line)
-        if row.get("mode") not in (None, mode):
-            raise InputError(f"expected {mode} rows, got mode {row['mode']!r}", path=str(path), line=line, field="mode")
+    for line, row in _result_rows(path, mode=mode):
         if str(row["id"]) in seen:
             raise InputError(f"duplicate id {row['id']!r}", path=str(path), line=line, field="id")
         seen.add(str(row["id"]))
