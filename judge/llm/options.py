@@ -2,7 +2,7 @@
 
 ``add_llm_arguments(parser)`` adds them; ``settings_from_args(args, default_cache=...)``
 turns them into ``LLMSettings`` (None when no ``--model`` was given). Neither imports
-litellm.
+litellm; importing this module imports no pydantic either (``reasonjudge --help``).
 """
 
 from __future__ import annotations
@@ -11,10 +11,13 @@ import argparse
 import math
 import os
 from pathlib import Path
-from typing import get_args
+from typing import TYPE_CHECKING, get_args
 
 from judge.errors import ConfigError
-from judge.llm.types import Backend, LLMSettings, StructuredMode
+from judge.llm.modes import Backend, StructuredMode
+
+if TYPE_CHECKING:
+    from judge.llm.types import LLMSettings
 
 #: Options that mean nothing without --model (an error rather than silently ignored).
 _NEED_MODEL = ("api_base", "max_calls", "max_cost", "dry_run")
@@ -68,6 +71,8 @@ def settings_from_args(args: argparse.Namespace, *, default_cache: Path | None) 
         value = getattr(args, name)
         if value is not None and (not math.isfinite(value) or value < 0 or (name == "timeout" and value == 0)):
             raise ConfigError(f"--{name.replace('_', '-')} must be a positive number, got {value}")
+    from judge.llm.types import LLMSettings  # pydantic: not for --help
+
     cache = None if args.no_cache else (args.cache or default_cache)
     return LLMSettings(
         model=args.model,

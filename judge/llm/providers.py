@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from judge.errors import ConfigError
-from judge.llm.structured import ConcreteMode
+from judge.llm.modes import ConcreteMode
 from judge.llm.types import LLMSettings
 
 

@@ -23,11 +23,11 @@ from __future__ import annotations
 import json
 import re
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-ConcreteMode = Literal["json", "md_json", "json_schema", "tools"]
+from judge.llm.modes import ConcreteMode
 
 _FENCE = re.compile(r"```(?:json)?\s*(.*?)```", re.DOTALL | re.IGNORECASE)
 

@@ -12,12 +12,10 @@ from typing import Any, Generic, Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from judge.llm.modes import Backend, StructuredMode
+
 T = TypeVar("T", bound=BaseModel)
 
-StructuredMode = Literal["auto", "json", "md_json", "json_schema", "tools"]
-#: Which code reaches the model: litellm (+ instructor) for any provider, or the light
-#: async HTTP path for OpenAI-compatible servers (vLLM, llama.cpp, LM Studio, ...).
-Backend = Literal["auto", "litellm", "http"]
 #: Why a call has no value. ``transport``: 429/5xx/timeouts/connection errors outlived
 #: the retries; ``refused``: the provider rejected the request (4xx: key, model, context
 #: length); ``invalid_output``: the structured output stayed invalid after the re-asks,

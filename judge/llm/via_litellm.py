@@ -25,10 +25,11 @@ from pydantic import BaseModel, ValidationError
 from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_attempt
 
 from judge.llm.cache import CachedReply, logprob_rows
+from judge.llm.modes import ConcreteMode
 from judge.llm.providers import OPENAI_COMPATIBLE, Route
 from judge.llm.retry import (CallState, RequestRefused, TransportError, is_retryable_status, retry_after_seconds,
                              with_transport_retries)
-from judge.llm.structured import ConcreteMode, OutputInvalid, OutputTruncated
+from judge.llm.structured import OutputInvalid, OutputTruncated
 from judge.llm.types import CallSpec, LLMSettings
 
 #: The CallState of the call running in this task, for the wrapped completion function.
