@@ -35,7 +35,7 @@ from judge.maps import prompts
 from judge.maps.calls import CallStats, Job, close_llm, is_not_run, run_jobs
 from judge.maps.images import EncodedImage, image_message, text_message
 from judge.maps.indices import VDIReport, compute_indices
-from judge.maps.run import MapRunConfig, answered_row, base_row, check_items, full_jobs
+from judge.maps.run import MapRunConfig, answered_row, base_row, call_fields, check_items, full_jobs
 from judge.maps.tokens import DEFAULT_ENCODING, k_actual_of
 
 #: The paper's budgets (Table 2, Figure 4).
@@ -70,11 +70,8 @@ def description_row(image: EncodedImage, budget: int, result: CallResult[Any], s
         result.text, result.usage.completion_tokens, encoding=encoding)
     return {
         "image_sha256": image.sha256, "image": image.path, "budget": budget, "model": config.model,
-        "prompt_version": spec.prompt_version, "image_policy": image.policy, "image_size": list(image.size),
-        "sent_size": list(image.sent_size), "description": result.text, "k_actual": k_actual,
-        "k_actual_source": source, "max_tokens": spec.max_tokens, "temperature": spec.temperature,
-        "usage": result.usage.model_dump(), "cached": result.cached, "finish_reason": result.finish_reason,
-        "transport_retries": result.transport_retries, "error": result.error, "error_kind": result.error_kind,
+        "image_policy": image.policy, "image_size": list(image.size), "sent_size": list(image.sent_size),
+        "description": result.text, "k_actual": k_actual, "k_actual_source": source, **call_fields(result, spec),
     }
 
 
