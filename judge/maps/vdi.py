@@ -156,10 +156,10 @@ async def arun_vdi(items: Sequence[BenchmarkItem], llm: StructuredLLM, *, out_di
             logs.append(full_log)
             jobs += full_jobs(items, images, full_log, config)
         desc_logs: dict[int, ResultsLog] = {}
+        distinct = {img.sha256: img for img in images.values()}  # one description per image, not per question
         for k in budgets:
             dlog = desc_logs[k] = ResultsLog(out / f"descriptions_k{k}.jsonl", key="image_sha256")
             logs.append(dlog)
-            distinct = {img.sha256: img for img in images.values()}
             for sha, img in distinct.items():
                 if sha in dlog.done:
                     continue
