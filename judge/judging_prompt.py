@@ -18,16 +18,11 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import string
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
-from judge.errors import ConfigError
 from judge.segment import Step
+from judge.templates import fill_template, read_template
 from rubrics import Rubric
-
-PROMPT_DIR = Path(__file__).resolve().parent / "prompts"
 
 #: Tag names the prompt uses; graded text may not contain anything that opens or closes them.
 TAG_NAMES = ("question", "reference", "response", "step", "verdict", "rubric", "instructions", "system")
@@ -35,24 +30,14 @@ _TAG_LIKE = re.compile(r"<(\s*/?\s*(?:" + "|".join(TAG_NAMES) + r"))", re.IGNORE
 NEUTRAL_LT = "\u2039"  # ‹
 
 
-@lru_cache(maxsize=None)
 def load_template(name: str) -> str:
     """Return the text of ``judge/prompts/<name>.txt``."""
-    path = PROMPT_DIR / f"{name}.txt"
-    try:
-        return path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise ConfigError(f"prompt template {path}: cannot read: {e.strerror}") from e
+    return read_template("judge", name)
 
 
 def render_template(name: str, **values: Any) -> str:
     """Fill a template; a placeholder with no value raises ``ConfigError`` naming it."""
-    try:
-        return string.Template(load_template(name)).substitute(values)
-    except KeyError as e:
-        raise ConfigError(f"prompt template {name}.txt: no value for placeholder ${e.args[0]}") from e
-    except ValueError as e:
-        raise ConfigError(f"prompt template {name}.txt: {e}") from e
+    return fill_template(load_template(name), name, **values)
 
 
 def neutralise(text: str) -> str:

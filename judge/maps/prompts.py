@@ -19,13 +19,11 @@ cache key of every call that used it.
 from __future__ import annotations
 
 import hashlib
-import string
 from functools import cache
-from importlib import resources
 from typing import Literal
 
-from judge.errors import ConfigError
 from judge.items import BenchmarkItem
+from judge.templates import fill_template, read_template
 
 PromptName = Literal["full", "describe", "text_only", "blind"]
 PROMPT_NAMES: tuple[PromptName, ...] = ("full", "describe", "text_only", "blind")
@@ -42,20 +40,13 @@ _USES_QUESTION = {"full": True, "describe": False, "text_only": True, "blind": T
 DESCRIPTION_TAG = "image_description"
 
 
-@cache
 def template_text(name: str) -> str:
     """Return the text of ``prompts/<name>.txt`` (packaged with the code)."""
-    try:
-        return resources.files("judge.maps").joinpath("prompts", f"{name}.txt").read_text(encoding="utf-8")
-    except FileNotFoundError as e:
-        raise ConfigError(f"no prompt template {name!r}") from e
+    return read_template("judge.maps", name)
 
 
 def _fill(name: str, **values: object) -> str:
-    try:
-        return string.Template(template_text(name)).substitute(values).strip()
-    except KeyError as e:
-        raise ConfigError(f"prompt template {name!r}: placeholder {e.args[0]!r} has no value") from e
+    return fill_template(template_text(name), name, **values).strip()
 
 
 @cache
