@@ -46,8 +46,6 @@ def _where(loc: tuple[Any, ...], data: dict[str, Any]) -> str:
             crit = data.get("criteria", [])
             cid = crit[part].get("id") if part < len(crit) and isinstance(crit[part], dict) else None
             parts[-1] += f"[{part}]" + (f" (id '{cid}')" if cid else "")
-        elif isinstance(part, int):
-            parts.append(str(part))
         else:
             parts.append(str(part))
     return ".".join(parts)
