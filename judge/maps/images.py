@@ -44,11 +44,6 @@ class EncodedImage(BaseModel):
     sent_size: tuple[int, int]
     data_url: str
 
-    @property
-    def sent_bytes(self) -> int:
-        """Size of the payload sent, in bytes (base64 decoded)."""
-        return len(self.data_url.split(",", 1)[1]) * 3 // 4
-
 
 def encode_image(path: str | os.PathLike[str], *, max_side: int | None = None) -> EncodedImage:
     """Read an image and return it as a data URL under the given policy.
