@@ -35,7 +35,7 @@ from judge.io import ResultsLog, write_json_atomic
 from judge.items import BenchmarkItem, PredictedItem
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
 from judge.maps import prompts
-from judge.maps.breakdown import breakdown, breakdown_json, question_type_of
+from judge.maps.breakdown import QUESTION_TYPE_NAMES, breakdown, breakdown_json
 from judge.maps.calls import CallStats, Job, close_llm, is_not_run, run_jobs
 from judge.maps.images import EncodedImage, encode_image, image_message, policy_label
 
@@ -97,7 +97,7 @@ def base_row(item: BenchmarkItem, *, mode: PathMode, config: MapRunConfig, budge
     """The identity part of a result row: the item's labels and the run's settings."""
     return {
         "id": item.id, "mode": mode, "budget": budget, "level": item.level, "category": item.category,
-        "question_type": question_type_of({"answer_type": item.answer_type}), "answer_type": item.answer_type,
+        "question_type": QUESTION_TYPE_NAMES.get(item.answer_type), "answer_type": item.answer_type,
         "language": item.language, "gold": item.gold, "model": config.model,
         "image_policy": config.image_policy if mode != "blind" else None,
     }
