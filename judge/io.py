@@ -15,7 +15,7 @@ import csv
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, KeysView
 from pathlib import Path
 from typing import Any
 
@@ -194,8 +194,9 @@ class ResultsLog:
                 fh.truncate(good_end)
 
     @property
-    def done(self) -> set[str]:
-        return set(self.rows)
+    def done(self) -> KeysView[str]:
+        """The keys already written (a live view: ``key in log.done`` costs O(1), no copy)."""
+        return self.rows.keys()
 
     def append(self, row: dict[str, Any]) -> None:
         if self._fh is None:
