@@ -244,12 +244,6 @@ def judge_items(items: Sequence[PredictedItem], rubric: Rubric, **options: Any) 
 
     The client's HTTP session belongs to this call's event loop and is released at the end.
     """
-    async def main() -> list[dict[str, Any]]:
-        try:
-            return await ajudge_items(items, rubric, **options)
-        finally:
-            aclose = getattr(options.get("llm"), "aclose", None)
-            if aclose is not None:
-                await aclose()
+    from judge.maps.calls import run_sync  # the same loop-and-close wrapper as the map runs
 
-    return asyncio.run(main())
+    return run_sync(options.get("llm"), lambda: ajudge_items(items, rubric, **options))

@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
+
+T = TypeVar("T")
 
 #: ``CallResult.error_kind`` values that mean "not run", not "failed": they get no row.
 NOT_RUN_KINDS = frozenset({"budget", "dry_run"})
@@ -105,3 +107,14 @@ async def close_llm(llm: StructuredLLM) -> None:
     aclose = getattr(llm, "aclose", None)
     if aclose is not None:
         await aclose()
+
+
+def run_sync(llm: StructuredLLM, start: Callable[[], Awaitable[T]]) -> T:
+    """Run ``start()`` in a fresh event loop; release the client's session for that loop at the end."""
+    async def main() -> T:
+        try:
+            return await start()
+        finally:
+            await close_llm(llm)
+
+    return asyncio.run(main())

@@ -22,7 +22,6 @@ vdi-compute`` reads it)::
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
@@ -36,7 +35,7 @@ from judge.items import BenchmarkItem, PredictedItem
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
 from judge.maps import prompts
 from judge.maps.breakdown import QUESTION_TYPE_NAMES, breakdown, breakdown_json
-from judge.maps.calls import CallStats, Job, close_llm, is_not_run, run_jobs
+from judge.maps.calls import CallStats, Job, is_not_run, run_jobs, run_sync
 from judge.maps.images import EncodedImage, encode_image, image_message, policy_label
 
 PathMode = Literal["full", "text", "blind"]
@@ -177,13 +176,7 @@ async def arun_full(items: Sequence[BenchmarkItem], llm: StructuredLLM, *, resul
 def run_full(items: Sequence[BenchmarkItem], llm: StructuredLLM, *, results_path: str | Path,
              config: MapRunConfig) -> RunOutcome:
     """Synchronous ``arun_full`` (closes the client's session for this event loop at the end)."""
-    async def main() -> RunOutcome:
-        try:
-            return await arun_full(items, llm, results_path=results_path, config=config)
-        finally:
-            await close_llm(llm)
-
-    return asyncio.run(main())
+    return run_sync(llm, lambda: arun_full(items, llm, results_path=results_path, config=config))
 
 
 def write_summary(path: str | Path, rows: Sequence[dict[str, Any]], *, config: MapRunConfig,

@@ -22,7 +22,6 @@ described once per budget however many questions it has.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -32,7 +31,7 @@ from judge.io import ResultsLog, read_jsonl, write_json_atomic
 from judge.items import BenchmarkItem
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
 from judge.maps import prompts
-from judge.maps.calls import CallStats, Job, close_llm, is_not_run, run_jobs
+from judge.maps.calls import CallStats, Job, is_not_run, run_jobs, run_sync
 from judge.maps.images import EncodedImage, image_message, text_message
 from judge.maps.indices import VDIReport, compute_indices
 from judge.maps.run import MapRunConfig, answered_row, base_row, call_fields, check_items, full_jobs
@@ -243,13 +242,7 @@ async def arun_vdi(items: Sequence[BenchmarkItem], llm: StructuredLLM, *, out_di
 
 def run_vdi(items: Sequence[BenchmarkItem], llm: StructuredLLM, **kwargs: Any) -> VDIOutcome:
     """Synchronous ``arun_vdi`` (closes the client's session for this event loop at the end)."""
-    async def main() -> VDIOutcome:
-        try:
-            return await arun_vdi(items, llm, **kwargs)
-        finally:
-            await close_llm(llm)
-
-    return asyncio.run(main())
+    return run_sync(llm, lambda: arun_vdi(items, llm, **kwargs))
 
 
 def read_text_results(paths: Sequence[str | Path]) -> dict[int, list[dict[str, Any]]]:
