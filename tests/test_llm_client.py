@@ -219,3 +219,21 @@ def test_acomplete_in_callers_loop(fake_llm):
             await client.aclose()
 
     asyncio.run(main())
+
+
+@pytest.mark.parametrize("headers,expected", [
+    ({"Retry-After": "2"}, 2.0),
+    ({"retry-after-ms": "1500"}, 1.5),
+    ({"Retry-After": "soon, please"}, None),  # unreadable: our own backoff, never a crash
+    ({}, None),
+], ids=["seconds", "ms", "garbage", "absent"])
+def test_retry_after_header_is_read_or_ignored(headers, expected):
+    from judge.llm.retry import retry_after_seconds
+
+    assert retry_after_seconds(headers) == expected
+
+
+def test_unreadable_retry_after_is_retried(fake_llm, tmp_path):
+    fake_llm.queue(Reply(status=429, error_message="slow down", headers={"Retry-After": "soon, please"}), GOOD)
+    r = one(make_client(settings(fake_llm, "http")), spec(), Verdict)
+    assert r.ok and r.transport_retries == 1

@@ -63,7 +63,11 @@ def retry_after_seconds(headers: Mapping[str, str] | None) -> float | None:
     try:
         return max(0.0, float(value))
     except ValueError:
+        pass
+    try:
         return max(0.0, email.utils.parsedate_to_datetime(value).timestamp() - time.time())
+    except (ValueError, TypeError):
+        return None  # a header we cannot read: fall back to our own backoff, still retry
 
 
 @dataclass
