@@ -28,6 +28,7 @@ from judge.items import PredictedItem
 from judge.judging_prompt import build_messages, prompt_version
 from judge.judging_verdict import Aggregate, aggregate_parts, expected_from_logprobs, spread, verdict_model
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
+from judge.maps.calls import run_sync
 from judge.segment import segment_steps
 from rubrics import Rubric
 
@@ -244,6 +245,4 @@ def judge_items(items: Sequence[PredictedItem], rubric: Rubric, **options: Any) 
 
     The client's HTTP session belongs to this call's event loop and is released at the end.
     """
-    from judge.maps.calls import run_sync  # the same loop-and-close wrapper as the map runs
-
     return run_sync(options.get("llm"), lambda: ajudge_items(items, rubric, **options))
