@@ -28,13 +28,10 @@ from judge.items import PredictedItem
 from judge.judging_prompt import build_messages, prompt_version
 from judge.judging_verdict import Aggregate, aggregate_parts, expected_from_logprobs, spread, verdict_model
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
-from judge.maps.calls import run_sync
+from judge.maps.calls import is_not_run, run_sync
 from judge.segment import segment_steps
 from rubrics import Rubric
 
-#: A CallResult with one of these error kinds was never really attempted: write no row,
-#: so a rerun (with a larger budget, without --dry-run) judges the item.
-NOT_ATTEMPTED = ("budget", "dry_run")
 #: Temperature of k > 1 samples unless the caller sets one.
 DEFAULT_SAMPLE_TEMPERATURE = 0.7
 #: Top alternatives asked per token when logprobs are requested (OpenAI allows up to 20).
@@ -215,8 +212,8 @@ async def ajudge_items(
                 return await llm.acomplete(spec, model, validation_context=ctx)
 
         results = list(await asyncio.gather(*(call(i) for i in range(samples))))
-        if any(getattr(r, "error_kind", None) in NOT_ATTEMPTED for r in results):
-            return None
+        if any(is_not_run(r) for r in results):
+            return None  # stopped by a budget or a dry run: no row, so a rerun judges the item
         _fill_from_results(row, results, rubric, n_steps=len(response), how=aggregate)
         return row
 
