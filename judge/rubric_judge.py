@@ -28,7 +28,7 @@ from judge.items import PredictedItem
 from judge.judging_prompt import build_messages, prompt_version
 from judge.judging_verdict import Aggregate, aggregate_parts, expected_from_logprobs, spread, verdict_model
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
-from judge.maps.calls import is_not_run, run_sync
+from judge.calls import is_not_run, run_sync
 from judge.segment import segment_steps
 from rubrics import Rubric
 

@@ -35,7 +35,7 @@ from judge.items import BenchmarkItem, PredictedItem
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
 from judge.maps import prompts
 from judge.maps.breakdown import QUESTION_TYPE_NAMES, breakdown, breakdown_json
-from judge.maps.calls import CallStats, Job, is_not_run, run_jobs, run_sync
+from judge.calls import CallStats, Job, is_not_run, run_jobs, run_sync
 from judge.maps.images import EncodedImage, encode_image, image_message, policy_label
 
 PathMode = Literal["full", "text", "blind"]

@@ -31,7 +31,7 @@ from judge.io import ResultsLog, read_jsonl, write_json_atomic
 from judge.items import BenchmarkItem
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
 from judge.maps import prompts
-from judge.maps.calls import CallStats, Job, is_not_run, run_jobs, run_sync
+from judge.calls import CallStats, Job, is_not_run, run_jobs, run_sync
 from judge.maps.images import EncodedImage, image_message, text_message
 from judge.maps.indices import VDIReport, compute_indices
 from judge.maps.run import MapRunConfig, answered_row, base_row, call_fields, check_items, full_jobs

@@ -4,7 +4,8 @@ The client (``judge.llm``) owns retries, caching and cost; this module only fans
 batch out under a concurrency bound, hands each result to its job's callback as soon as
 it arrives (so that rows are appended as they finish and a killed run resumes), and
 counts what happened: calls sent, cache hits, failures, and calls not made because a
-``--max-calls`` / ``--max-cost`` budget ran out or the run is a dry run.
+``--max-calls`` / ``--max-cost`` budget ran out or the run is a dry run. Shared by the
+map runs and the rubric judge (which also use ``is_not_run`` and ``run_sync``).
 """
 
 from __future__ import annotations
