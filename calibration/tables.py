@@ -25,7 +25,6 @@ Every bad input raises ``judge.errors.InputError`` naming the file, the line and
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import re
@@ -37,7 +36,7 @@ from typing import Any, Literal
 import numpy as np
 
 from judge.errors import InputError
-from judge.io import read_records
+from judge.io import read_json, read_records
 
 __all__ = [
     "Scale",
@@ -260,14 +259,7 @@ def read_alttest(path: str | os.PathLike[str], *, scale: Scale | None = None,
     each item the fields ``doc`` (group the bootstrap by it) and ``dimension`` (split by it).
     """
     p = str(path)
-    try:
-        text = Path(p).read_text(encoding="utf-8")
-    except OSError as e:
-        raise InputError(f"cannot read: {e.strerror}", path=p) from e
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise InputError(f"not valid JSON ({e.msg})", path=p, line=e.lineno) from e
+    text, data = read_json(p)
     if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
         raise InputError("expected {rater: {item: score}} (the alt-test layout)", path=p, line=1)
     lines = _json_lines(text)

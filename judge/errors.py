@@ -48,15 +48,3 @@ def located(source: str | None, field: str | None, problem: str) -> InputError:
 
 class ConfigError(ReasonJudgeError):
     """Inconsistent options or a bad rubric/config file."""
-
-
-class LLMError(ReasonJudgeError):
-    """A call to a model failed after its retry budget (transport or output)."""
-
-
-class JudgeOutputError(LLMError):
-    """The judge's output could not be turned into a valid verdict."""
-
-
-class BudgetExceeded(ReasonJudgeError):
-    """A --max-calls / --max-cost guard stopped the run."""

@@ -42,6 +42,23 @@ def read_jsonl(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, An
             yield n, obj
 
 
+def read_json(path: str | os.PathLike[str]) -> tuple[str, Any]:
+    """Read a whole JSON file; return its text (for locating keys) and its value.
+
+    A file that cannot be read or parsed raises ``InputError`` naming the file (and the
+    line, for a syntax error).
+    """
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise InputError(f"cannot read: {e.strerror}", path=str(p)) from e
+    try:
+        return text, json.loads(text)
+    except json.JSONDecodeError as e:
+        raise InputError(f"not valid JSON ({e.msg})", path=str(p), line=e.lineno) from e
+
+
 def _read_delimited(p: Path, delimiter: str) -> Iterator[tuple[int, dict[str, Any]]]:
     with p.open(encoding="utf-8", newline="") as fh:
         reader = csv.DictReader(fh, delimiter=delimiter)
@@ -82,10 +99,7 @@ def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, 
     if suffix == ".jsonl":
         yield from read_jsonl(p)
     elif suffix == ".json":
-        try:
-            data = json.loads(p.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as e:
-            raise InputError(f"not valid JSON ({e.msg})", path=str(p), line=e.lineno) from e
+        _, data = read_json(p)
         if isinstance(data, dict):
             data = list(data.values())
         if not isinstance(data, list):
@@ -104,13 +118,20 @@ def read_records(path: str | os.PathLike[str]) -> Iterator[tuple[int, dict[str, 
         raise InputError(f"unsupported file type '{suffix}' (use .jsonl, .json, .tsv, .csv or .xlsx)", path=str(p))
 
 
+def _read_umask() -> int:
+    umask = os.umask(0)  # the only way to read it is to set it; done once, at import
+    os.umask(umask)
+    return umask
+
+
+_UMASK = _read_umask()
+
+
 def _mode_for(path: Path) -> int:
     try:
         return path.stat().st_mode & 0o777  # keep the mode of the file being replaced
     except FileNotFoundError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return 0o666 & ~_UMASK
 
 
 def _atomic_write_text(path: Path, text: str) -> None:

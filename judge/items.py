@@ -28,17 +28,6 @@ MAP_CATEGORIES: tuple[str, ...] = (
     "Game",
 )
 
-#: OCR-Reasoning's six abilities, as the paper names them.
-OCR_ABILITIES: tuple[str, ...] = (
-    "Spatial Reasoning",
-    "Numerical Analysis Reasoning",
-    "Mathematical Reasoning",
-    "Enumerative Reasoning",
-    "Logical Reasoning",
-    "Multidisciplinary Knowledge Reasoning",
-)
-
-
 class BenchmarkItem(BaseModel):
     """One question of a benchmark, in the shape every part of reasonjudge reads.
 
@@ -95,7 +84,6 @@ __all__ = [
     "BenchmarkItem",
     "Level",
     "MAP_CATEGORIES",
-    "OCR_ABILITIES",
     "PredictedItem",
     "Prediction",
     "QuestionType",
