@@ -5,7 +5,7 @@ batch out under a concurrency bound, hands each result to its job's callback as 
 it arrives (so that rows are appended as they finish and a killed run resumes), and
 counts what happened: calls sent, cache hits, failures, and calls not made because a
 ``--max-calls`` / ``--max-cost`` budget ran out or the run is a dry run. Shared by the
-map runs and the rubric judge (which also use ``is_not_run`` and ``run_sync``).
+map runs and the rubric judge (which also uses ``run_sync``; ``CallResult.not_run`` tells a skipped call from a failed one).
 """
 
 from __future__ import annotations
@@ -19,10 +19,6 @@ from typing import Any, TypeVar
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
 
 T = TypeVar("T")
-
-#: ``CallResult.error_kind`` values that mean "not run", not "failed": they get no row.
-NOT_RUN_KINDS = frozenset({"budget", "dry_run"})
-
 
 @dataclass(frozen=True)
 class Job:
@@ -42,14 +38,14 @@ class CallStats:
     not_run: dict[str, int] = field(default_factory=dict)
 
     def add(self, tag: str, result: CallResult[Any]) -> None:
-        if result.error_kind in NOT_RUN_KINDS:
+        if result.not_run:
             bucket = self.not_run
         elif result.cached:
             bucket = self.cached
         else:
             bucket = self.sent
         bucket[tag] = bucket.get(tag, 0) + 1
-        if result.error is not None and result.error_kind not in NOT_RUN_KINDS:
+        if result.error is not None and not result.not_run:
             self.failed[tag] = self.failed.get(tag, 0) + 1
 
     @property
@@ -60,11 +56,6 @@ class CallStats:
     def as_dict(self) -> dict[str, Any]:
         return {"calls_sent": self.calls_sent, "sent": self.sent, "cached": self.cached,
                 "failed": self.failed, "not_run": self.not_run}
-
-
-def is_not_run(result: CallResult[Any]) -> bool:
-    """True when the call was skipped (budget reached, dry run): write no row for it."""
-    return result.error_kind in NOT_RUN_KINDS
 
 
 async def run_jobs(llm: StructuredLLM, jobs: Sequence[Job], *, concurrency: int, stats: CallStats,

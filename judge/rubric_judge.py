@@ -28,7 +28,7 @@ from judge.items import PredictedItem
 from judge.judging_prompt import build_messages, prompt_version
 from judge.judging_verdict import Aggregate, aggregate_parts, expected_from_logprobs, spread, verdict_model
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
-from judge.calls import is_not_run, run_sync
+from judge.calls import run_sync
 from judge.segment import segment_steps
 from rubrics import Rubric
 
@@ -212,7 +212,7 @@ async def ajudge_items(
                 return await llm.acomplete(spec, model, validation_context=ctx)
 
         results = list(await asyncio.gather(*(call(i) for i in range(samples))))
-        if any(is_not_run(r) for r in results):
+        if any(r.not_run for r in results):
             return None  # stopped by a budget or a dry run: no row, so a rerun judges the item
         _fill_from_results(row, results, rubric, n_steps=len(response), how=aggregate)
         return row

@@ -22,7 +22,7 @@ A command's use of it::
     with make_client(settings) as client:
         jobs = [Job(CallSpec(messages=..., prompt_version="judge-3"), Verdict, {"response": text}) ...]
         for i, r in enumerate(client.run(jobs, desc="judging")):
-            if r.error_kind in ("budget", "dry_run"):
+            if r.not_run:
                 continue                        # no row: a rerun continues from here
             row = {"error": r.error} if r.error else {"score": r.value.score, "tokens": r.usage, ...}
         print(client.stats.summary(), file=sys.stderr)

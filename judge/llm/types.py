@@ -130,6 +130,12 @@ class CallResult(BaseModel, Generic[T]):
     def ok(self) -> bool:
         return self.error is None
 
+    @property
+    def not_run(self) -> bool:
+        """True when the call was skipped (budget reached, dry run), not failed: it gets no
+        row, so a rerun with a larger budget continues from it."""
+        return self.error_kind in ("budget", "dry_run")
+
 
 class StructuredLLM(Protocol):
     """The one capability consumers need: complete a spec, optionally into a model.

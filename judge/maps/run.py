@@ -35,7 +35,7 @@ from judge.items import BenchmarkItem, PredictedItem
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
 from judge.maps import prompts
 from judge.maps.breakdown import QUESTION_TYPE_NAMES, breakdown, breakdown_json
-from judge.calls import CallStats, Job, is_not_run, run_jobs, run_sync
+from judge.calls import CallStats, Job, run_jobs, run_sync
 from judge.maps.images import EncodedImage, encode_image, image_message, policy_label
 
 PathMode = Literal["full", "text", "blind"]
@@ -146,7 +146,7 @@ def full_jobs(items: Sequence[BenchmarkItem], images: dict[str, EncodedImage], l
         spec = full_spec(it, images[it.id], config)
 
         def done(result: CallResult[Any], it: BenchmarkItem = it, spec: CallSpec = spec) -> None:
-            if not is_not_run(result):
+            if not result.not_run:
                 log.append(answered_row(it, result, spec, mode="full", config=config, image=images[it.id]))
 
         jobs.append(Job(spec, done))

@@ -31,7 +31,7 @@ from judge.io import ResultsLog, read_jsonl, write_json_atomic
 from judge.items import BenchmarkItem
 from judge.llm.types import CallResult, CallSpec, StructuredLLM
 from judge.maps import prompts
-from judge.calls import CallStats, Job, is_not_run, run_jobs, run_sync
+from judge.calls import CallStats, Job, run_jobs, run_sync
 from judge.maps.images import EncodedImage, image_message, text_message
 from judge.maps.indices import VDIReport, compute_indices
 from judge.maps.run import MapRunConfig, answered_row, base_row, call_fields, check_items, full_jobs
@@ -166,7 +166,7 @@ async def arun_vdi(items: Sequence[BenchmarkItem], llm: StructuredLLM, *, out_di
 
                 def described(result: CallResult[Any], img: EncodedImage = img, k: int = k,
                               spec: CallSpec = spec, dlog: ResultsLog = dlog) -> None:
-                    if not is_not_run(result):
+                    if not result.not_run:
                         dlog.append(description_row(img, k, result, spec, config=config, encoding=encoding))
 
                 jobs.append(Job(spec, described))
@@ -180,7 +180,7 @@ async def arun_vdi(items: Sequence[BenchmarkItem], llm: StructuredLLM, *, out_di
                 spec = blind_spec(it, config)
 
                 def answered_blind(result: CallResult[Any], it: BenchmarkItem = it, spec: CallSpec = spec) -> None:
-                    if not is_not_run(result):
+                    if not result.not_run:
                         blind_log.append(answered_row(it, result, spec, mode="blind", config=config))
 
                 jobs.append(Job(spec, answered_blind))
@@ -212,7 +212,7 @@ async def arun_vdi(items: Sequence[BenchmarkItem], llm: StructuredLLM, *, out_di
 
                 def answered_text(result: CallResult[Any], it: BenchmarkItem = it, spec: CallSpec = spec,
                                   k: int = k, extra: dict[str, Any] = extra, tlog: ResultsLog = tlog) -> None:
-                    if not is_not_run(result):
+                    if not result.not_run:
                         tlog.append(answered_row(it, result, spec, mode="text", config=config, budget=k,
                                                  extra=extra))
 
